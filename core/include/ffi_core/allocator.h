@@ -1,0 +1,49 @@
+// Allocator: where ffi-core's memory comes from. Nothing in ffi-core calls
+// malloc directly; every object is carved from the allocator the user
+// injected (SetAllocator) or from a TVMFFICustomAllocator installed through
+// the C API. A plain C struct, so C firmware can provide one too.
+#ifndef FFI_CORE_ALLOCATOR_H_
+#define FFI_CORE_ALLOCATOR_H_
+
+#include <tvm/ffi/c_api.h>
+
+#include <cstddef>
+
+namespace ffi_core {
+
+struct Allocator {
+  // Returns `size` bytes aligned to `alignment` (a power of two), or NULL.
+  // Must not raise errors itself: callers turn NULL into a MemoryError.
+  void* (*allocate)(void* context, size_t size, size_t alignment);
+  // Gives back a block with the size and alignment it was allocated with.
+  void (*deallocate)(void* context, void* ptr, size_t size, size_t alignment);
+  void* context;
+};
+
+inline void* Allocate(const Allocator& a, size_t size, size_t alignment) {
+  return a.allocate(a.context, size, alignment);
+}
+inline void Deallocate(const Allocator& a, void* ptr, size_t size, size_t alignment) {
+  a.deallocate(a.context, ptr, size, alignment);
+}
+
+// Installs the allocator behind ffi-core's built-in object allocator; NULL
+// reverts to the port's default (malloc on the host, none on bare metal).
+// The allocator must outlive every object allocated from it.
+void SetAllocator(Allocator* allocator);
+// The allocator in force, or NULL when there is none.
+Allocator* GetAllocator();
+
+// An allocator over the C library's aligned allocation. The host port's
+// default; a bare-metal firmware with a heap may install it explicitly.
+Allocator* MallocAllocator();
+
+// The TVMFFICustomAllocator objects are created with (never NULL): the one
+// installed by TVMFFISetCustomAllocator, else the built-in one, which
+// carves objects from GetAllocator().
+TVMFFICustomAllocator* CurrentCustomAllocator();
+void SetCustomAllocator(TVMFFICustomAllocator* allocator);
+
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_ALLOCATOR_H_

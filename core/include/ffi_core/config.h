@@ -1,0 +1,36 @@
+// Build-time capacities and switches. Each can be overridden with -D (CMake
+// exposes them as cache variables); none of them depends on the target.
+#ifndef FFI_CORE_CONFIG_H_
+#define FFI_CORE_CONFIG_H_
+
+// Bytes kept for an error's kind ("TypeError"), including the terminator.
+#ifndef FFI_CORE_ERROR_KIND_CAPACITY
+#define FFI_CORE_ERROR_KIND_CAPACITY 24
+#endif
+
+// Bytes kept for an error's message, including the terminator. Longer
+// messages are cut and end with FFI_CORE_TRUNCATION_MARKER.
+#ifndef FFI_CORE_ERROR_MESSAGE_CAPACITY
+#define FFI_CORE_ERROR_MESSAGE_CAPACITY 160
+#endif
+
+// Error objects each error slot owns inline. One is the pending error; the
+// others let a caller hold errors it moved out while new ones are raised.
+#ifndef FFI_CORE_ERROR_SLOT_DEPTH
+#define FFI_CORE_ERROR_SLOT_DEPTH 2
+#endif
+
+// Entries in the global function table.
+#ifndef FFI_CORE_GLOBAL_FUNCTION_CAPACITY
+#define FFI_CORE_GLOBAL_FUNCTION_CAPACITY 32
+#endif
+
+// When 1, TVMFFIFunctionCall verifies the zero-padding invariants of every
+// argument and fails with a ValueError instead of passing garbage on.
+#ifndef FFI_CORE_CHECK_PADDING
+#define FFI_CORE_CHECK_PADDING 0
+#endif
+
+#define FFI_CORE_TRUNCATION_MARKER "...[truncated]"
+
+#endif  // FFI_CORE_CONFIG_H_

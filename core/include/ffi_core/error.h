@@ -1,0 +1,77 @@
+// Raising errors and reading them back. Errors are values: a failing
+// function raises into the caller's error slot and returns a Status (or an
+// Expected holding one); the C boundary turns that into a non-zero return.
+#ifndef FFI_CORE_ERROR_H_
+#define FFI_CORE_ERROR_H_
+
+#include <ffi_core/error_slot.h>
+#include <ffi_core/object_ptr.h>
+#include <ffi_core/status.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+
+namespace ffi_core {
+
+// One piece of an error message: text or a decimal integer. Lets callers
+// build "argument 2: expected int, got str" without a formatter or a heap.
+class MessagePart {
+ public:
+  MessagePart(const char* text) : text_(text) {}  // NOLINT(runtime/explicit)
+  MessagePart(int value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
+  MessagePart(long value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
+  MessagePart(long long value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
+  MessagePart(unsigned value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
+  MessagePart(unsigned long value)  // NOLINT(runtime/explicit)
+      : value_(static_cast<long long>(value)), is_int_(true) {}
+
+  // Appends the part to buf (capacity cap, NUL kept); false when cut short.
+  bool AppendTo(char* buf, size_t cap, size_t* len) const;
+
+ private:
+  const char* text_ = nullptr;
+  long long value_ = 0;
+  bool is_int_ = false;
+};
+
+// Raises an error of a known kind into the caller's slot, replacing (and
+// releasing) any pending one. Returns the matching failed Status.
+Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message);
+// Raises with a free-form kind name, as TVMFFIErrorSetRaisedFromCStr does.
+void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts);
+
+// Maps a kind name to an ErrorKind; unknown names map to kRuntimeError.
+ErrorKind ErrorKindFromName(const char* name, size_t size);
+
+// A ref-counted error object of any origin (ffi-core's slot, the heap, or
+// another runtime): read through the ABI's TVMFFIErrorCell.
+class Error {
+ public:
+  Error() = default;
+  explicit Error(ObjectPtr<ErrorObj> obj) : obj_(std::move(obj)) {}
+
+  // Takes the pending error from the caller's slot (empty if none).
+  static Error MoveFromRaised();
+  // Allocates an error object from the installed allocator.
+  static Expected<Error> Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message);
+
+  explicit operator bool() const { return static_cast<bool>(obj_); }
+  TVMFFIByteArray kind() const { return obj_->cell.kind; }
+  TVMFFIByteArray message() const { return obj_->cell.message; }
+  ErrorKind kind_code() const;
+  const ObjectPtr<ErrorObj>& object() const { return obj_; }
+
+ private:
+  ObjectPtr<ErrorObj> obj_;
+};
+
+// The Status matching whatever error is pending in the caller's slot; used
+// after a foreign call returned non-zero.
+Status StatusFromPendingError();
+// True when the caller's slot holds an error.
+bool HasPendingError();
+
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_ERROR_H_

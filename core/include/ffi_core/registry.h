@@ -1,0 +1,24 @@
+// The global function table: a fixed number of name -> Function entries
+// (FFI_CORE_GLOBAL_FUNCTION_CAPACITY), behind TVMFFIFunctionSetGlobal and
+// TVMFFIFunctionGetGlobal. Names are copied into String values, so long
+// names take memory from the installed allocator.
+#ifndef FFI_CORE_REGISTRY_H_
+#define FFI_CORE_REGISTRY_H_
+
+#include <ffi_core/function.h>
+
+#include <cstddef>
+
+namespace ffi_core {
+
+Status RegisterGlobalFunction(const char* name, size_t name_size, const Function& f,
+                              bool allow_override);
+// An empty Function (and success) when no entry has that name.
+Expected<Function> GetGlobalFunction(const char* name, size_t name_size);
+size_t GlobalFunctionCount();
+// Releases every entry (for tests and orderly shutdown).
+void ClearGlobalFunctions();
+
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_REGISTRY_H_

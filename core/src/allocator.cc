@@ -1,0 +1,122 @@
+// The injected allocator, the built-in TVMFFICustomAllocator on top of it,
+// and object storage through whichever TVMFFICustomAllocator is installed.
+#include <ffi_core/allocator.h>
+#include <ffi_core/error.h>
+#include <ffi_core/object.h>
+#include <ffi_core/port.h>
+#include <ffi_core/type_traits.h>
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace ffi_core {
+namespace {
+
+Allocator* g_allocator = nullptr;
+TVMFFICustomAllocator* g_custom = nullptr;
+
+// Bookkeeping the built-in object allocator keeps in front of each block's
+// TVMFFIObjectAllocHeader, so delete_space can find what to give back even
+// after another allocator has been installed.
+struct BlockPrefix {
+  Allocator* allocator;
+  void* base;
+  size_t total;
+  size_t alignment;
+};
+
+bool IsPowerOfTwo(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
+size_t RoundUp(size_t x, size_t align) { return (x + align - 1) & ~(align - 1); }
+
+TVMFFIObjectAllocHeader* AllocHeaderOf(void* body) {
+  return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(body) -
+                                                    sizeof(TVMFFIObjectAllocHeader));
+}
+
+void BuiltinDeleteSpace(void* body) {
+  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
+                                                       sizeof(BlockPrefix));
+  BlockPrefix p = *prefix;
+  Deallocate(*p.allocator, p.base, p.total, p.alignment);
+}
+
+void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
+  Allocator* a = GetAllocator();
+  if (a == nullptr) {
+    RaiseError(ErrorKind::kMemoryError,
+               {"no allocator installed: cannot allocate ", size, " bytes for ",
+                TypeIndexName(type_index),
+                "; install one with ffi_core::SetAllocator or TVMFFISetCustomAllocator"});
+    return nullptr;
+  }
+  if (!IsPowerOfTwo(alignment)) {
+    RaiseError(ErrorKind::kValueError, {"object alignment ", alignment, " is not a power of two"});
+    return nullptr;
+  }
+  if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
+  const size_t body_offset = RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
+  if (size > SIZE_MAX - body_offset) {
+    RaiseError(ErrorKind::kMemoryError, {"object of ", size, " bytes is too large"});
+    return nullptr;
+  }
+  const size_t total = body_offset + size;
+  void* base = Allocate(*a, total, alignment);
+  if (base == nullptr) {
+    RaiseError(ErrorKind::kMemoryError, {"allocator exhausted: cannot allocate ", total,
+                                         " bytes for ", TypeIndexName(type_index)});
+    return nullptr;
+  }
+  char* body = static_cast<char*>(base) + body_offset;
+  AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
+  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
+                                                       sizeof(BlockPrefix));
+  *prefix = BlockPrefix{a, base, total, alignment};
+  return body;
+}
+
+TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
+
+// malloc-backed allocator: over-allocates and keeps the original pointer
+// just before the aligned block, so any alignment works on any libc.
+void* MallocAllocate(void*, size_t size, size_t alignment) {
+  if (!IsPowerOfTwo(alignment) || size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
+  void* raw = std::malloc(size + alignment + sizeof(void*));
+  if (raw == nullptr) return nullptr;
+  uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(raw) + sizeof(void*), alignment);
+  reinterpret_cast<void**>(aligned)[-1] = raw;
+  return reinterpret_cast<void*>(aligned);
+}
+void MallocDeallocate(void*, void* ptr, size_t, size_t) {
+  if (ptr != nullptr) std::free(static_cast<void**>(ptr)[-1]);
+}
+Allocator g_malloc = {&MallocAllocate, &MallocDeallocate, nullptr};
+
+}  // namespace
+
+void SetAllocator(Allocator* allocator) { g_allocator = allocator; }
+Allocator* GetAllocator() { return g_allocator != nullptr ? g_allocator : port::DefaultAllocator(); }
+Allocator* MallocAllocator() { return &g_malloc; }
+
+TVMFFICustomAllocator* CurrentCustomAllocator() { return g_custom != nullptr ? g_custom : &g_builtin; }
+void SetCustomAllocator(TVMFFICustomAllocator* allocator) { g_custom = allocator; }
+
+Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index) {
+  TVMFFICustomAllocator* custom = CurrentCustomAllocator();
+  void* body = custom->allocate(size, alignment, type_index, custom->context);
+  if (body == nullptr) {
+    // The contract says the allocator raised; make sure something is there.
+    if (!HasPendingError()) {
+      return RaiseError(ErrorKind::kMemoryError,
+                        {"custom allocator returned NULL for ", size, " bytes"});
+    }
+    return StatusFromPendingError();
+  }
+  return body;
+}
+
+void FreeObjectStorage(void* body) {
+  TVMFFIObjectAllocHeader* header = AllocHeaderOf(body);
+  if (header->delete_space != nullptr) header->delete_space(body);
+}
+
+}  // namespace ffi_core

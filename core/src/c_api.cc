@@ -1,0 +1,235 @@
+// The C ABI entry points: argument checks, then the C++ core. Every failure
+// returns non-zero with an error in the caller's slot.
+#include <ffi_core/allocator.h>
+#include <ffi_core/any.h>
+#include <ffi_core/config.h>
+#include <ffi_core/dtype.h>
+#include <ffi_core/error.h>
+#include <ffi_core/function.h>
+#include <ffi_core/object.h>
+#include <ffi_core/padding_check.h>
+#include <ffi_core/port.h>
+#include <ffi_core/registry.h>
+#include <ffi_core/string.h>
+#include <tvm/ffi/c_api.h>
+
+#include <cstring>
+
+using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
+
+namespace {
+
+int NullArgument(const char* function, const char* argument) {
+  RaiseError(ErrorKind::kValueError, {function, ": ", argument, " is NULL"});
+  return -1;
+}
+
+int ToCode(Status s) { return s.ToReturnCode(); }
+
+// An opaque object wrapping a foreign handle.
+struct OpaqueObj {
+  TVMFFIObject header;
+  TVMFFIOpaqueObjectCell cell;
+  void (*deleter)(void*);
+  ~OpaqueObj() {
+    if (deleter != nullptr) deleter(cell.handle);
+  }
+};
+
+int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input, TVMFFIAny* out,
+                              int32_t small_index, int32_t object_index) {
+  if (input == nullptr) return NullArgument(function, "input");
+  if (out == nullptr) return NullArgument(function, "out");
+  Expected<Any> value = detail::MakeByteSequence(input->data, input->size, small_index, object_index);
+  if (!value.ok()) return -1;
+  *out = std::move(value).value().ReleaseRaw();
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+void TVMFFIGetVersion(TVMFFIVersion* out_version) {
+  if (out_version == nullptr) return;
+  *out_version = TVMFFIVersion{TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH};
+}
+
+int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
+  if (obj == nullptr) return NullArgument("TVMFFIObjectIncRef", "obj");
+  ObjectIncRef(static_cast<TVMFFIObject*>(obj));
+  return 0;
+}
+
+int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
+  if (obj == nullptr) return NullArgument("TVMFFIObjectDecRef", "obj");
+  ObjectDecRef(static_cast<TVMFFIObject*>(obj));
+  return 0;
+}
+
+int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void* handle),
+                             TVMFFIObjectHandle* out) {
+  if (out == nullptr) return NullArgument("TVMFFIObjectCreateOpaque", "out");
+  if (type_index < kTVMFFIStaticObjectBegin) {
+    RaiseError(ErrorKind::kValueError, {"TVMFFIObjectCreateOpaque: type index ", type_index,
+                                        " is not an object type index"});
+    return -1;
+  }
+  Expected<OpaqueObj*> obj = NewObject<OpaqueObj>(type_index, 0);
+  if (!obj.ok()) return -1;
+  obj.value()->cell.handle = handle;
+  obj.value()->deleter = deleter;
+  *out = obj.value();
+  return 0;
+}
+
+TVMFFICustomAllocator* TVMFFIGetCustomAllocator(void) { return CurrentCustomAllocator(); }
+
+int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
+  if (allocator != nullptr && allocator->allocate == nullptr) {
+    return NullArgument("TVMFFISetCustomAllocator", "allocator->allocate");
+  }
+  SetCustomAllocator(allocator);
+  return 0;
+}
+
+int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
+                         TVMFFIObjectHandle* out) {
+  if (out == nullptr) return NullArgument("TVMFFIFunctionCreate", "out");
+  Expected<Function> f = Function::FromExternC(self, safe_call, deleter);
+  if (!f.ok()) return -1;
+  ObjectPtr<FunctionObj> obj = f.value().object();
+  *out = obj.release();
+  return 0;
+}
+
+int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
+  if (name == nullptr) return NullArgument("TVMFFIFunctionGetGlobal", "name");
+  if (out == nullptr) return NullArgument("TVMFFIFunctionGetGlobal", "out");
+  Expected<Function> f = GetGlobalFunction(name->data, name->size);
+  if (!f.ok()) return -1;
+  ObjectPtr<FunctionObj> obj = f.value().object();
+  *out = obj.release();
+  return 0;
+}
+
+int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int allow_override) {
+  if (name == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "name");
+  if (f == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "f");
+  TVMFFIObject* obj = static_cast<TVMFFIObject*>(f);
+  if (obj->type_index != kTVMFFIFunction) {
+    RaiseError(ErrorKind::kTypeError, {"TVMFFIFunctionSetGlobal: expected Function, got ",
+                                       TypeIndexName(obj->type_index)});
+    return -1;
+  }
+  Function fn(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(obj)));
+  return ToCode(RegisterGlobalFunction(name->data, name->size, fn, allow_override != 0));
+}
+
+int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
+  if (any_view == nullptr) return NullArgument("TVMFFIAnyViewToOwnedAny", "any_view");
+  if (out == nullptr) return NullArgument("TVMFFIAnyViewToOwnedAny", "out");
+  Expected<Any> owned = Any::FromView(AnyView::FromRaw(*any_view));
+  if (!owned.ok()) return -1;
+  *out = std::move(owned).value().ReleaseRaw();
+  return 0;
+}
+
+int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                       TVMFFIAny* result) {
+  if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
+  if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
+  if (num_args < 0) {
+    RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"});
+    return -1;
+  }
+  if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
+  TVMFFIObject* obj = static_cast<TVMFFIObject*>(func);
+  if (obj->type_index != kTVMFFIFunction) {
+    RaiseError(ErrorKind::kTypeError,
+               {"TVMFFIFunctionCall: expected Function, got ", TypeIndexName(obj->type_index)});
+    return -1;
+  }
+  if (FFI_CORE_CHECK_PADDING) {
+    if (result->type_index != kTVMFFINone) {
+      RaiseError(ErrorKind::kValueError,
+                 {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
+                  result->type_index, ")"});
+      return -1;
+    }
+    if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
+  }
+  return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
+}
+
+void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
+  if (result == nullptr) return;
+  // The slot's reference passes to the caller.
+  ErrorSlot* slot = port::CurrentErrorSlot();
+  *result = slot->pending;
+  slot->pending = nullptr;
+}
+
+void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
+  ErrorSlot* slot = port::CurrentErrorSlot();
+  TVMFFIObject* old = slot->pending;
+  if (error != nullptr) ObjectIncRef(static_cast<TVMFFIObject*>(error));
+  slot->pending = static_cast<TVMFFIObject*>(error);
+  if (old != nullptr) ObjectDecRef(old);
+}
+
+void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
+  RaiseErrorNamed(kind, &message, 1);
+}
+
+void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_parts,
+                                       int32_t num_parts) {
+  if (message_parts == nullptr || num_parts < 0) num_parts = 0;
+  RaiseErrorNamed(kind, message_parts, static_cast<size_t>(num_parts));
+}
+
+int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
+                      const TVMFFIByteArray* /*backtrace: ffi-core keeps none*/,
+                      TVMFFIObjectHandle* out) {
+  if (kind == nullptr || message == nullptr || out == nullptr) return -1;
+  // Runs inside error handling: must leave the slot as it was on failure.
+  ErrorSlot* slot = port::CurrentErrorSlot();
+  TVMFFIObject* saved = slot->pending;
+  slot->pending = nullptr;
+  Expected<Error> e = Error::Create(*kind, *message);
+  TVMFFIObject* raised = slot->pending;
+  slot->pending = saved;
+  if (raised != nullptr) ObjectDecRef(raised);
+  if (!e.ok()) return -1;
+  ObjectPtr<ErrorObj> obj = e.value().object();
+  *out = obj.release();
+  return 0;
+}
+
+int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  return ByteSequenceFromByteArray("TVMFFIStringFromByteArray", input, out, kTVMFFISmallStr,
+                                   kTVMFFIStr);
+}
+
+int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  return ByteSequenceFromByteArray("TVMFFIBytesFromByteArray", input, out, kTVMFFISmallBytes,
+                                   kTVMFFIBytes);
+}
+
+int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
+  if (str == nullptr) return NullArgument("TVMFFIDataTypeFromString", "str");
+  if (out == nullptr) return NullArgument("TVMFFIDataTypeFromString", "out");
+  return ToCode(DataTypeFromString(str->data, str->size, out));
+}
+
+int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
+  if (dtype == nullptr) return NullArgument("TVMFFIDataTypeToString", "dtype");
+  if (out == nullptr) return NullArgument("TVMFFIDataTypeToString", "out");
+  char buf[kDataTypeNameCapacity];
+  size_t size = 0;
+  if (!DataTypeToString(*dtype, buf, &size).ok()) return -1;
+  TVMFFIByteArray bytes{buf, size};
+  return TVMFFIStringFromByteArray(&bytes, out);
+}
+
+}  // extern "C"

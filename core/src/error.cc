@@ -1,0 +1,208 @@
+// Raising into and taking from the error slot (see error_slot.h).
+#include <ffi_core/error.h>
+#include <ffi_core/object.h>
+#include <ffi_core/port.h>
+
+#include <cstring>
+
+namespace ffi_core {
+namespace {
+
+const char kMarker[] = FFI_CORE_TRUNCATION_MARKER;
+
+// Appends [text, text+n) to a NUL-terminated buffer; false when cut short.
+bool AppendBytes(char* buf, size_t cap, size_t* len, const char* text, size_t n) {
+  const size_t room = cap - 1 - *len;
+  const size_t take = n < room ? n : room;
+  if (take != 0) std::memcpy(buf + *len, text, take);
+  *len += take;
+  buf[*len] = '\0';
+  return take == n;
+}
+
+// Ends a cut-short text with the marker so truncation is always visible.
+void MarkTruncated(char* buf, size_t cap, size_t* len) {
+  const size_t marker_len = sizeof(kMarker) - 1;
+  if (cap - 1 < marker_len) return;
+  size_t at = *len;
+  if (at > cap - 1 - marker_len) at = cap - 1 - marker_len;
+  std::memcpy(buf + at, kMarker, marker_len + 1);
+  *len = at + marker_len;
+}
+
+size_t CopyText(char* buf, size_t cap, const char* text, size_t n) {
+  size_t len = 0;
+  buf[0] = '\0';
+  if (!AppendBytes(buf, cap, &len, text, n)) MarkTruncated(buf, cap, &len);
+  return len;
+}
+
+// Copies a byte array and its terminator; empty arrays may have NULL data.
+void CopyBytes(char* dst, const TVMFFIByteArray& src) {
+  if (src.size != 0) std::memcpy(dst, src.data, src.size);
+  dst[src.size] = '\0';
+}
+
+void InlineErrorDeleter(void*, int) {
+  // Storage belongs to the slot; both counts at zero already mark it free.
+}
+void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) {
+  // ffi-core keeps no backtraces (no room on an MCU); updates are dropped.
+}
+
+// Last resort when every inline error is held by the caller and there is
+// no memory: a static error that is never freed (it holds its own ref).
+constexpr char kExhaustedKind[] = "MemoryError";
+constexpr char kExhaustedMessage[] =
+    "error slot exhausted: the caller holds every inline error; the original error was dropped";
+ErrorObj g_exhausted = {
+    {kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
+    {{kExhaustedKind, sizeof(kExhaustedKind) - 1},
+     {kExhaustedMessage, sizeof(kExhaustedMessage) - 1},
+     {"", 0},
+     &IgnoreBacktraceUpdate,
+     nullptr,
+     nullptr}};
+
+InlineErrorObj* FindFreeInline(ErrorSlot* slot) {
+  for (InlineErrorObj& e : slot->storage) {
+    if (ObjectStrongCount(&e.error.header) == 0 && ObjectWeakCount(&e.error.header) == 0) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+void ReplacePending(ErrorSlot* slot, TVMFFIObject* error) {
+  TVMFFIObject* old = slot->pending;
+  slot->pending = error;
+  if (old != nullptr) ObjectDecRef(old);
+}
+
+// Fills a free inline error; kind and message are written by the callbacks
+// so the message can be built from parts straight into place.
+template <typename WriteMessage>
+void RaiseInto(const char* kind, size_t kind_size, WriteMessage write_message) {
+  ErrorSlot* slot = port::CurrentErrorSlot();
+  InlineErrorObj* e = FindFreeInline(slot);
+  if (e == nullptr && slot->pending != nullptr) {
+    // All buffers busy: free the pending one first (its text is replaced).
+    ReplacePending(slot, nullptr);
+    e = FindFreeInline(slot);
+  }
+  if (e == nullptr) {
+    ObjectIncRef(&g_exhausted.header);
+    ReplacePending(slot, &g_exhausted.header);
+    return;
+  }
+  InitObjectHeader(&e->error.header, kTVMFFIError, &InlineErrorDeleter);
+  const size_t kind_len = CopyText(e->kind, sizeof(e->kind), kind, kind_size);
+  size_t msg_len = 0;
+  e->message[0] = '\0';
+  if (!write_message(e->message, sizeof(e->message), &msg_len)) {
+    MarkTruncated(e->message, sizeof(e->message), &msg_len);
+  }
+  e->error.cell.kind = TVMFFIByteArray{e->kind, kind_len};
+  e->error.cell.message = TVMFFIByteArray{e->message, msg_len};
+  e->error.cell.backtrace = TVMFFIByteArray{"", 0};
+  e->error.cell.update_backtrace = &IgnoreBacktraceUpdate;
+  e->error.cell.cause_chain = nullptr;
+  e->error.cell.extra_context = nullptr;
+  ReplacePending(slot, &e->error.header);
+}
+
+}  // namespace
+
+bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
+  if (!is_int_) {
+    const char* t = text_ != nullptr ? text_ : "(null)";
+    return AppendBytes(buf, cap, len, t, std::strlen(t));
+  }
+  char digits[24];
+  size_t n = 0;
+  unsigned long long mag = value_ < 0 ? 0ull - static_cast<unsigned long long>(value_)
+                                      : static_cast<unsigned long long>(value_);
+  do {
+    digits[sizeof(digits) - 1 - n++] = static_cast<char>('0' + mag % 10);
+    mag /= 10;
+  } while (mag != 0);
+  if (value_ < 0) digits[sizeof(digits) - 1 - n++] = '-';
+  return AppendBytes(buf, cap, len, digits + sizeof(digits) - n, n);
+}
+
+Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message) {
+  const char* name = ErrorKindName(kind);
+  RaiseInto(name, std::strlen(name), [&](char* buf, size_t cap, size_t* len) {
+    for (const MessagePart& part : message) {
+      if (!part.AppendTo(buf, cap, len)) return false;
+    }
+    return true;
+  });
+  return Status(kind);
+}
+
+void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts) {
+  if (kind == nullptr) kind = "RuntimeError";
+  RaiseInto(kind, std::strlen(kind), [&](char* buf, size_t cap, size_t* len) {
+    for (size_t i = 0; i < num_parts; ++i) {
+      if (parts[i] == nullptr) continue;
+      if (!AppendBytes(buf, cap, len, parts[i], std::strlen(parts[i]))) return false;
+    }
+    return true;
+  });
+}
+
+ErrorKind ErrorKindFromName(const char* name, size_t size) {
+  static constexpr ErrorKind kKinds[] = {
+      ErrorKind::kTypeError,    ErrorKind::kValueError,          ErrorKind::kIndexError,
+      ErrorKind::kKeyError,     ErrorKind::kMemoryError,         ErrorKind::kRuntimeError,
+      ErrorKind::kNotImplementedError, ErrorKind::kInternalError};
+  for (ErrorKind k : kKinds) {
+    const char* n = ErrorKindName(k);
+    if (std::strlen(n) == size && std::memcmp(n, name, size) == 0) return k;
+  }
+  return ErrorKind::kRuntimeError;
+}
+
+bool HasPendingError() { return port::CurrentErrorSlot()->pending != nullptr; }
+
+Status StatusFromPendingError() {
+  TVMFFIObject* pending = port::CurrentErrorSlot()->pending;
+  if (pending == nullptr) {
+    return RaiseError(ErrorKind::kRuntimeError, {"call failed without raising an error"});
+  }
+  if (pending->type_index != kTVMFFIError) return Status(ErrorKind::kRuntimeError);
+  const TVMFFIByteArray kind = TVMFFIErrorGetCellPtr(pending)->kind;
+  return Status(ErrorKindFromName(kind.data, kind.size));
+}
+
+Error Error::MoveFromRaised() {
+  ErrorSlot* slot = port::CurrentErrorSlot();
+  TVMFFIObject* pending = slot->pending;
+  slot->pending = nullptr;
+  return Error(ObjectPtr<ErrorObj>::Adopt(reinterpret_cast<ErrorObj*>(pending)));
+}
+
+Expected<Error> Error::Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message) {
+  // One block: the object, then kind and message, each NUL-terminated.
+  const size_t extra = kind.size + 1 + message.size + 1;
+  FFI_CORE_ASSIGN_OR_RETURN(ErrorObj * obj, NewObject<ErrorObj>(kTVMFFIError, extra));
+  char* text = reinterpret_cast<char*>(obj + 1);
+  CopyBytes(text, kind);
+  char* msg = text + kind.size + 1;
+  CopyBytes(msg, message);
+  obj->cell.kind = TVMFFIByteArray{text, kind.size};
+  obj->cell.message = TVMFFIByteArray{msg, message.size};
+  obj->cell.backtrace = TVMFFIByteArray{"", 0};
+  obj->cell.update_backtrace = &IgnoreBacktraceUpdate;
+  obj->cell.cause_chain = nullptr;
+  obj->cell.extra_context = nullptr;
+  return Error(ObjectPtr<ErrorObj>::Adopt(obj));
+}
+
+ErrorKind Error::kind_code() const {
+  const TVMFFIByteArray k = kind();
+  return ErrorKindFromName(k.data, k.size);
+}
+
+}  // namespace ffi_core

@@ -1,0 +1,44 @@
+#include <ffi_core/object.h>
+#include <ffi_core/port.h>
+
+namespace ffi_core {
+
+void ObjectIncRef(TVMFFIObject* obj) { port::RefIncStrong(obj); }
+
+void ObjectDecRef(TVMFFIObject* obj) {
+  switch (port::RefDecStrong(obj)) {
+    case port::StrongRelease::kAlive:
+      return;
+    case port::StrongRelease::kLastBoth:
+      if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
+      return;
+    case port::StrongRelease::kLastStrongOnly:
+      // Weak references remain: destroy the payload now, free the storage
+      // when the last weak reference (possibly this one) goes.
+      if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
+      ObjectDecWeakRef(obj);
+      return;
+  }
+}
+
+void ObjectIncWeakRef(TVMFFIObject* obj) { port::RefIncWeak(obj); }
+
+void ObjectDecWeakRef(TVMFFIObject* obj) {
+  if (port::RefDecWeak(obj) && obj->deleter != nullptr) {
+    obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskWeak);
+  }
+}
+
+bool ObjectTryPromoteWeak(TVMFFIObject* obj) { return port::RefTryPromoteWeak(obj); }
+uint32_t ObjectStrongCount(const TVMFFIObject* obj) { return port::RefStrongCount(obj); }
+uint32_t ObjectWeakCount(const TVMFFIObject* obj) { return port::RefWeakCount(obj); }
+
+void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*deleter)(void*, int)) {
+  obj->combined_ref_count = kRefCountBothOne;
+  obj->type_index = type_index;
+  obj->__padding = 0;
+  obj->__ensure_align = 0;  // clears the high word of a 4-byte deleter pointer
+  obj->deleter = deleter;
+}
+
+}  // namespace ffi_core

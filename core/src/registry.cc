@@ -1,0 +1,112 @@
+#include <ffi_core/port.h>
+#include <ffi_core/registry.h>
+#include <ffi_core/string.h>
+
+#include <cstring>
+
+namespace ffi_core {
+namespace {
+
+// Plain C data so the table needs no constructor: an entry is free while
+// its function is NULL. Names are owned String values.
+struct Entry {
+  TVMFFIAny name;
+  TVMFFIObject* function;
+};
+Entry g_table[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
+
+class LockGuard {
+ public:
+  LockGuard() { port::GlobalLock(); }
+  ~LockGuard() { port::GlobalUnlock(); }
+  LockGuard(const LockGuard&) = delete;
+  LockGuard& operator=(const LockGuard&) = delete;
+};
+
+Entry* Find(const char* name, size_t size) {
+  for (Entry& e : g_table) {
+    if (e.function == nullptr) continue;
+    const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
+    if (n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0)) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Status RegisterGlobalFunction(const char* name, size_t name_size, const Function& f,
+                              bool allow_override) {
+  if (name == nullptr || name_size == 0) {
+    return RaiseError(ErrorKind::kValueError, {"global function name is empty"});
+  }
+  if (!f) return RaiseError(ErrorKind::kValueError, {"cannot register an empty Function"});
+  // Copy the name before taking the lock: it may allocate and raise.
+  FFI_CORE_ASSIGN_OR_RETURN(String owned, String::FromBytes(name, name_size));
+  TVMFFIObject* old_function = nullptr;
+  Any old_name;
+  {
+    LockGuard lock;
+    Entry* e = Find(name, name_size);
+    if (e != nullptr && !allow_override) {
+      return RaiseError(ErrorKind::kKeyError,
+                        {"global function '", owned.data(), "' is already registered"});
+    }
+    if (e == nullptr) {
+      for (Entry& candidate : g_table) {
+        if (candidate.function == nullptr) {
+          e = &candidate;
+          break;
+        }
+      }
+      if (e == nullptr) {
+        return RaiseError(ErrorKind::kMemoryError,
+                          {"global function table is full (FFI_CORE_GLOBAL_FUNCTION_CAPACITY=",
+                           FFI_CORE_GLOBAL_FUNCTION_CAPACITY, ") registering '", owned.data(), "'"});
+      }
+    } else {
+      old_function = e->function;
+      old_name = Any::AdoptRaw(e->name);
+    }
+    ObjectIncRef(f.object().header());
+    e->function = f.object().header();
+    e->name = Any(owned.any()).ReleaseRaw();
+  }
+  // Release outside the lock: a deleter may call back into the registry.
+  if (old_function != nullptr) ObjectDecRef(old_function);
+  return Status::Ok();
+}
+
+Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
+  if (name == nullptr && name_size != 0) {
+    return RaiseError(ErrorKind::kValueError, {"global function name is NULL"});
+  }
+  LockGuard lock;
+  Entry* e = Find(name, name_size);
+  if (e == nullptr) return Function();
+  return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
+}
+
+size_t GlobalFunctionCount() {
+  LockGuard lock;
+  size_t n = 0;
+  for (const Entry& e : g_table) n += e.function != nullptr ? 1 : 0;
+  return n;
+}
+
+void ClearGlobalFunctions() {
+  Entry taken[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
+  {
+    LockGuard lock;
+    for (size_t i = 0; i < FFI_CORE_GLOBAL_FUNCTION_CAPACITY; ++i) {
+      taken[i] = g_table[i];
+      g_table[i] = Entry{NoneAny(), nullptr};
+    }
+  }
+  for (Entry& e : taken) {
+    if (e.function == nullptr) continue;
+    ObjectDecRef(e.function);
+    Any::AdoptRaw(e.name).reset();
+  }
+}
+
+}  // namespace ffi_core

@@ -1,0 +1,42 @@
+#include <ffi_core/object.h>
+#include <ffi_core/string.h>
+
+#include <cstring>
+
+namespace ffi_core {
+namespace detail {
+
+Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
+                               int32_t object_index) {
+  if (data == nullptr && size != 0) {
+    return RaiseError(ErrorKind::kValueError, {"NULL data with size ", size});
+  }
+  TVMFFIAny raw = NoneAny();
+  if (size <= kSmallBytesCapacity) {
+    raw.type_index = small_index;
+    raw.small_str_len = static_cast<uint32_t>(size);
+    if (size != 0) std::memcpy(raw.v_bytes, data, size);
+    return Any::AdoptRaw(raw);
+  }
+  if (size > SIZE_MAX - sizeof(BytesObj) - 1) {
+    return RaiseError(ErrorKind::kMemoryError, {"string of ", size, " bytes is too large"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(BytesObj * obj, NewObject<BytesObj>(object_index, size + 1));
+  char* text = reinterpret_cast<char*>(obj + 1);
+  std::memcpy(text, data, size);
+  text[size] = '\0';
+  obj->bytes = TVMFFIByteArray{text, size};
+  raw.type_index = object_index;
+  raw.v_obj = &obj->header;
+  return Any::AdoptRaw(raw);
+}
+
+TVMFFIByteArray ByteSequenceView(const TVMFFIAny& value) {
+  if (value.type_index == kTVMFFISmallStr || value.type_index == kTVMFFISmallBytes) {
+    return TVMFFIByteArray{value.v_bytes, value.small_str_len};
+  }
+  return *TVMFFIBytesGetByteArrayPtr(value.v_obj);
+}
+
+}  // namespace detail
+}  // namespace ffi_core

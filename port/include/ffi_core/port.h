@@ -1,0 +1,78 @@
+// The seam between ffi-core's target-independent core and a target.
+//
+// core/ calls only these functions for anything that differs between targets:
+// how reference counts are updated atomically, where the calling context's
+// error slot lives, how global tables are locked, and what happens on a fatal
+// error. Each port/<name>/ folder implements this header once; CMake's
+// FFI_CORE_PORT picks one.
+#ifndef FFI_CORE_PORT_H_
+#define FFI_CORE_PORT_H_
+
+#include <tvm/ffi/c_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ffi_core {
+
+struct ErrorSlot;  // defined in core/include/ffi_core/error_slot.h
+struct Allocator;  // defined in core/include/ffi_core/allocator.h
+
+namespace port {
+
+// ---- reference counts on TVMFFIObject::combined_ref_count ----
+// Strong count in the low 32 bits, weak count in the high 32 bits. Ports may
+// update the two halves separately (32-bit targets have no 64-bit atomics),
+// so core never relies on reading both halves in one atomic step.
+
+// Adds one strong reference.
+void RefIncStrong(TVMFFIObject* obj);
+// Adds one weak reference.
+void RefIncWeak(TVMFFIObject* obj);
+// Takes a strong reference only if the strong count is still non-zero.
+bool RefTryPromoteWeak(TVMFFIObject* obj);
+
+// What dropping a strong reference left behind.
+enum class StrongRelease : uint8_t {
+  kAlive,         // other strong references remain
+  kLastBoth,      // strong and weak both reached zero: destroy and free
+  kLastStrongOnly // strong reached zero, weak references remain: destroy only
+};
+// Drops one strong reference. On kLastStrongOnly the caller destroys the
+// payload and then calls RefDecWeak to drop the weak reference that the
+// strong references held together.
+StrongRelease RefDecStrong(TVMFFIObject* obj);
+// Drops one weak reference; true when it was the last (free the storage).
+bool RefDecWeak(TVMFFIObject* obj);
+// Current strong count (a snapshot, for tests and diagnostics).
+uint32_t RefStrongCount(const TVMFFIObject* obj);
+// Current weak count (a snapshot, for tests and diagnostics).
+uint32_t RefWeakCount(const TVMFFIObject* obj);
+
+// ---- the error slot ----
+// The slot of the calling context: per thread on the host, one static slot
+// on bare metal unless an RTOS overrides ffi_core_port_error_slot() to give
+// each task its own.
+ErrorSlot* CurrentErrorSlot();
+
+// ---- global tables (function registry, system library) ----
+// A short critical section around table updates and look-ups.
+void GlobalLock();
+void GlobalUnlock();
+
+// ---- memory ----
+// The allocator objects come from until the user installs one: malloc on the
+// host, none on bare metal (every allocation then fails with MemoryError).
+Allocator* DefaultAllocator();
+
+// ---- fatal errors and logging ----
+// Called only for broken invariants that cannot be reported as an error
+// (e.g. a reference count underflow). Never returns.
+[[noreturn]] void Fatal(const char* message);
+// Optional diagnostic sink; a no-op unless the target provides one.
+void Log(const char* message);
+
+}  // namespace port
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_PORT_H_
