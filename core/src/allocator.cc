@@ -13,6 +13,7 @@ namespace ffi_core {
 namespace {
 
 Allocator* g_allocator = nullptr;
+bool g_allocator_set = false;  // false: the port's default is in force
 TVMFFICustomAllocator* g_custom = nullptr;
 
 // Bookkeeping the built-in object allocator keeps in front of each block's
@@ -93,8 +94,12 @@ Allocator g_malloc = {&MallocAllocate, &MallocDeallocate, nullptr};
 
 }  // namespace
 
-void SetAllocator(Allocator* allocator) { g_allocator = allocator; }
-Allocator* GetAllocator() { return g_allocator != nullptr ? g_allocator : port::DefaultAllocator(); }
+void SetAllocator(Allocator* allocator) {
+  g_allocator = allocator;
+  g_allocator_set = true;
+}
+void UseDefaultAllocator() { g_allocator_set = false; }
+Allocator* GetAllocator() { return g_allocator_set ? g_allocator : port::DefaultAllocator(); }
 Allocator* MallocAllocator() { return &g_malloc; }
 
 TVMFFICustomAllocator* CurrentCustomAllocator() { return g_custom != nullptr ? g_custom : &g_builtin; }

@@ -116,6 +116,10 @@ int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out
 int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, int allow_override) {
   if (name == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "name");
   if (f == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "f");
+  if (name->size == 0) {
+    RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionSetGlobal: name is empty"});
+    return -1;
+  }
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(f);
   if (obj->type_index != kTVMFFIFunction) {
     RaiseError(ErrorKind::kTypeError, {"TVMFFIFunctionSetGlobal: expected Function, got ",

@@ -43,8 +43,10 @@ void CopyBytes(char* dst, const TVMFFIByteArray& src) {
   dst[src.size] = '\0';
 }
 
-void InlineErrorDeleter(void*, int) {
-  // Storage belongs to the slot; both counts at zero already mark it free.
+// Storage belongs to the slot: when the last reference of either kind goes,
+// zero the counts so the slot can hand the buffer out again.
+void InlineErrorDeleter(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) port::RefClear(static_cast<TVMFFIObject*>(self));
 }
 void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) {
   // ffi-core keeps no backtraces (no room on an MCU); updates are dropped.

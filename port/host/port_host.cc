@@ -74,6 +74,8 @@ bool RefDecWeak(TVMFFIObject* obj) {
   return false;
 }
 
+void RefClear(TVMFFIObject* obj) { __atomic_store_n(&obj->combined_ref_count, 0, __ATOMIC_RELEASE); }
+
 uint32_t RefStrongCount(const TVMFFIObject* obj) {
   return static_cast<uint32_t>(__atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) &
                                kStrongMask);

@@ -27,10 +27,12 @@ inline void Deallocate(const Allocator& a, void* ptr, size_t size, size_t alignm
   a.deallocate(a.context, ptr, size, alignment);
 }
 
-// Installs the allocator behind ffi-core's built-in object allocator; NULL
-// reverts to the port's default (malloc on the host, none on bare metal).
-// The allocator must outlive every object allocated from it.
+// Installs the allocator behind ffi-core's built-in object allocator. NULL
+// installs none: every allocation then fails with a MemoryError. The
+// allocator must outlive every object allocated from it.
 void SetAllocator(Allocator* allocator);
+// Goes back to the port's default: malloc on the host, none on bare metal.
+void UseDefaultAllocator();
 // The allocator in force, or NULL when there is none.
 Allocator* GetAllocator();
 

@@ -30,7 +30,8 @@ struct InlineErrorObj {
 struct ErrorSlot {
   // The raised error not yet taken by the caller (one strong reference), or NULL.
   TVMFFIObject* pending;
-  // Free while both reference counts of the header are zero.
+  // Free while both reference counts of the header are zero (the deleter
+  // clears them when the last reference goes).
   InlineErrorObj storage[FFI_CORE_ERROR_SLOT_DEPTH];
 };
 

@@ -194,6 +194,9 @@ struct TypeTraits<const char*> {
   static constexpr const char* kName = "const char*";
   static void Write(const char* v, TVMFFIAny* out) { WritePointer(kTVMFFIRawStr, v, out); }
 };
+// String literals decay to char*.
+template <>
+struct TypeTraits<char*> : TypeTraits<const char*> {};
 
 }  // namespace ffi_core
 

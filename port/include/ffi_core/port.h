@@ -44,6 +44,10 @@ enum class StrongRelease : uint8_t {
 StrongRelease RefDecStrong(TVMFFIObject* obj);
 // Drops one weak reference; true when it was the last (free the storage).
 bool RefDecWeak(TVMFFIObject* obj);
+// Sets both counts to zero with release ordering. Storage recycled by its
+// owner (the error slot's inline errors) is free again once this is done;
+// when the last weak reference goes, the counts otherwise stay at weak 1.
+void RefClear(TVMFFIObject* obj);
 // Current strong count (a snapshot, for tests and diagnostics).
 uint32_t RefStrongCount(const TVMFFIObject* obj);
 // Current weak count (a snapshot, for tests and diagnostics).

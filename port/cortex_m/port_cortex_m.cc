@@ -1,0 +1,64 @@
+// Cortex-M port for ARMv7-M and ARMv8-M (M3, M4, M7, M23, M33, M55, ...):
+// reference counts with 32-bit exclusive access. GCC lowers the 32-bit
+// __atomic builtins below to LDREX/STREX loops with DMB for the requested
+// orders, so no library helper (arm-none-eabi has no libatomic) is needed.
+// Exception entry and return clear the local exclusive monitor, so an
+// interrupt between LDREX and STREX makes the STREX fail and the loop retry:
+// each update is atomic against handlers on the same core. The DMBs keep the
+// release/acquire ordering on cores with write buffers (M7) and with other
+// bus masters. Global tables use a PRIMASK critical section (single core).
+#include <ffi_core/port.h>
+
+#include "../bare_metal/ref_count_halves.h"
+
+#if !defined(__ARM_FEATURE_LDREX) || (__ARM_FEATURE_LDREX & 4) == 0
+#error "the cortex_m port needs 32-bit LDREX/STREX; use FFI_CORE_PORT=cortex_m0 on ARMv6-M"
+#endif
+
+namespace ffi_core {
+namespace port {
+namespace {
+
+using bare_metal::Word;
+
+struct ExclusiveWordOps {
+  static uint32_t Load(const Word* w) { return __atomic_load_n(w, __ATOMIC_RELAXED); }
+
+  // A new reference is made from an existing one, which already orders it.
+  static void Increment(Word* w) { __atomic_fetch_add(w, 1u, __ATOMIC_RELAXED); }
+
+  static uint32_t DecrementRelease(Word* w) { return __atomic_fetch_sub(w, 1u, __ATOMIC_RELEASE); }
+
+  static bool IncrementIfNonZero(Word* w) {
+    uint32_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+    while (old != 0) {
+      // On failure `old` is reloaded; a weak CAS just retries on a spurious
+      // STREX failure (e.g. after an interrupt).
+      if (__atomic_compare_exchange_n(w, &old, old + 1, /*weak=*/true, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_RELAXED)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static void AcquireFence() { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+};
+
+static_assert(__atomic_always_lock_free(sizeof(Word), nullptr),
+              "32-bit atomics must be lock-free (LDREX/STREX)");
+
+using Counts = bare_metal::HalfWordRefCount<ExclusiveWordOps>;
+
+}  // namespace
+
+void RefIncStrong(TVMFFIObject* obj) { Counts::IncStrong(obj); }
+void RefIncWeak(TVMFFIObject* obj) { Counts::IncWeak(obj); }
+bool RefTryPromoteWeak(TVMFFIObject* obj) { return Counts::TryPromoteWeak(obj); }
+StrongRelease RefDecStrong(TVMFFIObject* obj) { return Counts::DecStrong(obj); }
+bool RefDecWeak(TVMFFIObject* obj) { return Counts::DecWeak(obj); }
+uint32_t RefStrongCount(const TVMFFIObject* obj) { return Counts::StrongCount(obj); }
+uint32_t RefWeakCount(const TVMFFIObject* obj) { return Counts::WeakCount(obj); }
+
+}  // namespace port
+}  // namespace ffi_core

@@ -1,0 +1,63 @@
+// Cortex-M0/M0+ port (ARMv6-M, no LDREX/STREX): each reference count update
+// is a read-modify-write inside a PRIMASK critical section, a few cycles
+// long and nesting-safe. Also correct on any other M-profile core, but only
+// on a single core: masking interrupts does not stop a second core (e.g. the
+// RP2040's), so objects must not be shared between cores.
+//
+// No DMB: a single core observes its own accesses, and an interrupt
+// handler's, in program order; the critical sections' compiler barriers are
+// the ordering the release/acquire steps need here.
+#include <ffi_core/port.h>
+
+#include "../bare_metal/primask.h"
+#include "../bare_metal/ref_count_halves.h"
+
+namespace ffi_core {
+namespace port {
+namespace {
+
+using bare_metal::IrqGuard;
+using bare_metal::Word;
+
+struct MaskedWordOps {
+  // An aligned 32-bit load is single-copy atomic: no section needed.
+  static uint32_t Load(const Word* w) { return __atomic_load_n(w, __ATOMIC_RELAXED); }
+
+  static void Increment(Word* w) {
+    IrqGuard guard;
+    *w = *w + 1;
+  }
+
+  static uint32_t DecrementRelease(Word* w) {
+    IrqGuard guard;
+    const uint32_t old = *w;
+    *w = old - 1;
+    return old;
+  }
+
+  static bool IncrementIfNonZero(Word* w) {
+    IrqGuard guard;
+    const uint32_t old = *w;
+    if (old == 0) return false;
+    *w = old + 1;
+    return true;
+  }
+
+  // Keeps the compiler from hoisting the destruction above the decrement.
+  static void AcquireFence() { __atomic_signal_fence(__ATOMIC_ACQUIRE); }
+};
+
+using Counts = bare_metal::HalfWordRefCount<MaskedWordOps>;
+
+}  // namespace
+
+void RefIncStrong(TVMFFIObject* obj) { Counts::IncStrong(obj); }
+void RefIncWeak(TVMFFIObject* obj) { Counts::IncWeak(obj); }
+bool RefTryPromoteWeak(TVMFFIObject* obj) { return Counts::TryPromoteWeak(obj); }
+StrongRelease RefDecStrong(TVMFFIObject* obj) { return Counts::DecStrong(obj); }
+bool RefDecWeak(TVMFFIObject* obj) { return Counts::DecWeak(obj); }
+uint32_t RefStrongCount(const TVMFFIObject* obj) { return Counts::StrongCount(obj); }
+uint32_t RefWeakCount(const TVMFFIObject* obj) { return Counts::WeakCount(obj); }
+
+}  // namespace port
+}  // namespace ffi_core

@@ -1,0 +1,160 @@
+/*
+ * Prints the C ABI's layout facts, one "name value" line each: sizes,
+ * alignments, field offsets, enum values and (in C++) function signatures.
+ * Built once against ffi-core's headers and once against the apache-tvm-ffi
+ * wheel's; compare.cmake fails on any difference.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <tvm/ffi/c_api.h>
+
+#ifdef __cplusplus
+#define ALIGNOF(T) alignof(T)
+#else
+#define ALIGNOF(T) _Alignof(T)
+#endif
+
+#define SIZE(T) printf("sizeof(%s) %zu\nalignof(%s) %zu\n", #T, sizeof(T), #T, (size_t)ALIGNOF(T))
+#define OFF(T, f) printf("offsetof(%s, %s) %zu\n", #T, #f, offsetof(T, f))
+#define VALUE(v) printf("%s %ld\n", #v, (long)(v))
+
+#ifdef __cplusplus
+#include <cstring>
+/* The compiler spells out the function type; both builds must agree. */
+template <typename T>
+void PrintSignature(const char* name) {
+  const char* pretty = __PRETTY_FUNCTION__;
+  const char* with = std::strstr(pretty, "T = ");
+  printf("signature(%s) %s\n", name, with != nullptr ? with + 4 : pretty);
+}
+#define SIG(f) PrintSignature<decltype(&f)>(#f)
+#endif
+
+int main(void) {
+  SIZE(TVMFFIAny);
+  OFF(TVMFFIAny, type_index);
+  OFF(TVMFFIAny, zero_padding);
+  OFF(TVMFFIAny, small_str_len);
+  OFF(TVMFFIAny, v_int64);
+  OFF(TVMFFIAny, v_float64);
+  OFF(TVMFFIAny, v_ptr);
+  OFF(TVMFFIAny, v_c_str);
+  OFF(TVMFFIAny, v_obj);
+  OFF(TVMFFIAny, v_dtype);
+  OFF(TVMFFIAny, v_device);
+  OFF(TVMFFIAny, v_bytes);
+  OFF(TVMFFIAny, v_uint64);
+
+  SIZE(TVMFFIObject);
+  OFF(TVMFFIObject, combined_ref_count);
+  OFF(TVMFFIObject, type_index);
+  OFF(TVMFFIObject, __padding);
+  OFF(TVMFFIObject, deleter);
+  OFF(TVMFFIObject, __ensure_align);
+
+  SIZE(TVMFFIVersion);
+  OFF(TVMFFIVersion, major);
+  OFF(TVMFFIVersion, minor);
+  OFF(TVMFFIVersion, patch);
+
+  SIZE(TVMFFIByteArray);
+  OFF(TVMFFIByteArray, data);
+  OFF(TVMFFIByteArray, size);
+  SIZE(TVMFFIShapeCell);
+  OFF(TVMFFIShapeCell, data);
+  OFF(TVMFFIShapeCell, size);
+  SIZE(TVMFFISeqCell);
+  OFF(TVMFFISeqCell, data);
+  OFF(TVMFFISeqCell, size);
+  OFF(TVMFFISeqCell, capacity);
+  OFF(TVMFFISeqCell, data_deleter);
+  SIZE(TVMFFIErrorCell);
+  OFF(TVMFFIErrorCell, kind);
+  OFF(TVMFFIErrorCell, message);
+  OFF(TVMFFIErrorCell, backtrace);
+  OFF(TVMFFIErrorCell, update_backtrace);
+  OFF(TVMFFIErrorCell, cause_chain);
+  OFF(TVMFFIErrorCell, extra_context);
+  SIZE(TVMFFIFunctionCell);
+  OFF(TVMFFIFunctionCell, safe_call);
+  OFF(TVMFFIFunctionCell, cpp_call);
+  SIZE(TVMFFIOpaqueObjectCell);
+  OFF(TVMFFIOpaqueObjectCell, handle);
+  SIZE(TVMFFIObjectAllocHeader);
+  OFF(TVMFFIObjectAllocHeader, delete_space);
+  SIZE(TVMFFICustomAllocator);
+  OFF(TVMFFICustomAllocator, allocate);
+  OFF(TVMFFICustomAllocator, context);
+  SIZE(TVMFFIObjectHandle);
+
+  VALUE(kTVMFFIAny);
+  VALUE(kTVMFFINone);
+  VALUE(kTVMFFIInt);
+  VALUE(kTVMFFIBool);
+  VALUE(kTVMFFIFloat);
+  VALUE(kTVMFFIOpaquePtr);
+  VALUE(kTVMFFIDataType);
+  VALUE(kTVMFFIDevice);
+  VALUE(kTVMFFIDLTensorPtr);
+  VALUE(kTVMFFIRawStr);
+  VALUE(kTVMFFIByteArrayPtr);
+  VALUE(kTVMFFIObjectRValueRef);
+  VALUE(kTVMFFISmallStr);
+  VALUE(kTVMFFISmallBytes);
+  VALUE(kTVMFFIUnchanged);
+  VALUE(kTVMFFIStaticObjectBegin);
+  VALUE(kTVMFFIObject);
+  VALUE(kTVMFFIStr);
+  VALUE(kTVMFFIBytes);
+  VALUE(kTVMFFIError);
+  VALUE(kTVMFFIFunction);
+  VALUE(kTVMFFIShape);
+  VALUE(kTVMFFITensor);
+  VALUE(kTVMFFIArray);
+  VALUE(kTVMFFIMap);
+  VALUE(kTVMFFIModule);
+  VALUE(kTVMFFIOpaquePyObject);
+  VALUE(kTVMFFIList);
+  VALUE(kTVMFFIDict);
+  VALUE(kTVMFFIVisitInterrupt);
+  VALUE(kTVMFFIBigInt);
+  VALUE(kTVMFFIStaticObjectEnd);
+  VALUE(kTVMFFIDynObjectBegin);
+  VALUE(kTVMFFIObjectDeleterFlagBitMaskStrong);
+  VALUE(kTVMFFIObjectDeleterFlagBitMaskWeak);
+  VALUE(kTVMFFIObjectDeleterFlagBitMaskBoth);
+  VALUE(kTVMFFIBacktraceUpdateModeReplace);
+  VALUE(kTVMFFIBacktraceUpdateModeAppend);
+  VALUE(sizeof(TVMFFITypeIndex));
+  VALUE(TVM_FFI_VERSION_MAJOR);
+  VALUE(TVM_FFI_VERSION_MINOR);
+
+#ifdef __cplusplus
+  SIG(TVMFFIGetVersion);
+  SIG(TVMFFIObjectIncRef);
+  SIG(TVMFFIObjectDecRef);
+  SIG(TVMFFIObjectCreateOpaque);
+  SIG(TVMFFIGetCustomAllocator);
+  SIG(TVMFFISetCustomAllocator);
+  SIG(TVMFFIFunctionCreate);
+  SIG(TVMFFIFunctionGetGlobal);
+  SIG(TVMFFIFunctionSetGlobal);
+  SIG(TVMFFIAnyViewToOwnedAny);
+  SIG(TVMFFIFunctionCall);
+  SIG(TVMFFIErrorMoveFromRaised);
+  SIG(TVMFFIErrorSetRaised);
+  SIG(TVMFFIErrorSetRaisedFromCStr);
+  SIG(TVMFFIErrorSetRaisedFromCStrParts);
+  SIG(TVMFFIErrorCreate);
+  SIG(TVMFFIStringFromByteArray);
+  SIG(TVMFFIBytesFromByteArray);
+  SIG(TVMFFIDataTypeFromString);
+  SIG(TVMFFIDataTypeToString);
+  {
+    TVMFFISafeCallType safe_call = 0;
+    (void)safe_call;
+    PrintSignature<TVMFFISafeCallType>("TVMFFISafeCallType");
+  }
+#endif
+  return 0;
+}
