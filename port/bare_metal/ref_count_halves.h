@@ -9,6 +9,7 @@
 //   void Increment(Word*)                  relaxed +1
 //   uint32_t DecrementRelease(Word*)       -1 with release order; old value
 //   bool IncrementIfNonZero(Word*)         +1 unless 0 (acquire on success)
+//   void StoreRelease(Word*, uint32_t)     store with release order
 //   void AcquireFence()
 // Each operation must be atomic with respect to interrupts on the same core.
 //
@@ -94,6 +95,14 @@ struct HalfWordRefCount {
     if (weak_before != 1) return false;
     Ops::AcquireFence();
     return true;
+  }
+
+  // Only for storage no reference points to any more (the error slot's
+  // inline errors). Weak goes last: weak == 0 is what marks the storage free,
+  // and its release publishes everything written before.
+  static void Clear(TVMFFIObject* obj) {
+    Ops::StoreRelease(CountWord(obj, kStrongIndex), 0);
+    Ops::StoreRelease(CountWord(obj, kWeakIndex), 0);
   }
 
   static uint32_t StrongCount(const TVMFFIObject* obj) {

@@ -42,6 +42,8 @@ struct ExclusiveWordOps {
     return false;
   }
 
+  static void StoreRelease(Word* w, uint32_t v) { __atomic_store_n(w, v, __ATOMIC_RELEASE); }
+
   static void AcquireFence() { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
 };
 
@@ -57,6 +59,7 @@ void RefIncWeak(TVMFFIObject* obj) { Counts::IncWeak(obj); }
 bool RefTryPromoteWeak(TVMFFIObject* obj) { return Counts::TryPromoteWeak(obj); }
 StrongRelease RefDecStrong(TVMFFIObject* obj) { return Counts::DecStrong(obj); }
 bool RefDecWeak(TVMFFIObject* obj) { return Counts::DecWeak(obj); }
+void RefClear(TVMFFIObject* obj) { Counts::Clear(obj); }
 uint32_t RefStrongCount(const TVMFFIObject* obj) { return Counts::StrongCount(obj); }
 uint32_t RefWeakCount(const TVMFFIObject* obj) { return Counts::WeakCount(obj); }
 

@@ -43,6 +43,12 @@ struct MaskedWordOps {
     return true;
   }
 
+  // An aligned 32-bit store is single-copy atomic too.
+  static void StoreRelease(Word* w, uint32_t v) {
+    __atomic_signal_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(w, v, __ATOMIC_RELAXED);
+  }
+
   // Keeps the compiler from hoisting the destruction above the decrement.
   static void AcquireFence() { __atomic_signal_fence(__ATOMIC_ACQUIRE); }
 };
@@ -56,6 +62,7 @@ void RefIncWeak(TVMFFIObject* obj) { Counts::IncWeak(obj); }
 bool RefTryPromoteWeak(TVMFFIObject* obj) { return Counts::TryPromoteWeak(obj); }
 StrongRelease RefDecStrong(TVMFFIObject* obj) { return Counts::DecStrong(obj); }
 bool RefDecWeak(TVMFFIObject* obj) { return Counts::DecWeak(obj); }
+void RefClear(TVMFFIObject* obj) { Counts::Clear(obj); }
 uint32_t RefStrongCount(const TVMFFIObject* obj) { return Counts::StrongCount(obj); }
 uint32_t RefWeakCount(const TVMFFIObject* obj) { return Counts::WeakCount(obj); }
 

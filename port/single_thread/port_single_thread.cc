@@ -26,6 +26,7 @@ struct PlainWordOps {
     *w = *w + 1;
     return true;
   }
+  static void StoreRelease(Word* w, uint32_t v) { *w = v; }
   static void AcquireFence() {}
 };
 
@@ -38,6 +39,7 @@ void RefIncWeak(TVMFFIObject* obj) { Counts::IncWeak(obj); }
 bool RefTryPromoteWeak(TVMFFIObject* obj) { return Counts::TryPromoteWeak(obj); }
 StrongRelease RefDecStrong(TVMFFIObject* obj) { return Counts::DecStrong(obj); }
 bool RefDecWeak(TVMFFIObject* obj) { return Counts::DecWeak(obj); }
+void RefClear(TVMFFIObject* obj) { Counts::Clear(obj); }
 uint32_t RefStrongCount(const TVMFFIObject* obj) { return Counts::StrongCount(obj); }
 uint32_t RefWeakCount(const TVMFFIObject* obj) { return Counts::WeakCount(obj); }
 

@@ -1,0 +1,86 @@
+# Shared tail of every boards/<board>/board.cmake. The board file sets
+#   FFI_CORE_BOARD                board (= folder) name
+#   FFI_CORE_BOARD_CPU            toolchains/<cpu>.cmake it must be built with
+#   FFI_CORE_QEMU_MACHINE         qemu-system-arm -machine value
+#   FFI_CORE_QEMU_CPU             qemu -cpu value; empty = the machine's own CPU
+#   FFI_CORE_BOARD_LINKER_SCRIPT  absolute path of its linker script
+#   FFI_CORE_BOARD_NUM_IRQS       external interrupts in the vector table
+# and then includes this file. See boards/README.md for the contract.
+
+get_filename_component(FFI_CORE_BOARDS_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+get_filename_component(FFI_CORE_BOARD_TOOLCHAIN_FILE
+  "${FFI_CORE_BOARDS_DIR}/../toolchains/${FFI_CORE_BOARD_CPU}.cmake" ABSOLUTE)
+set(FFI_CORE_QEMU_RUN "${FFI_CORE_BOARDS_DIR}/qemu-run.sh")
+
+# Included before project(): the only useful thing is choosing the toolchain
+# (it has to be known when project() enables the languages).
+if(NOT CMAKE_PROJECT_NAME)
+  if(NOT CMAKE_TOOLCHAIN_FILE)
+    set(CMAKE_TOOLCHAIN_FILE "${FFI_CORE_BOARD_TOOLCHAIN_FILE}" CACHE FILEPATH
+        "Toolchain chosen by board ${FFI_CORE_BOARD}")
+  endif()
+  return()
+endif()
+
+# Catch a board/toolchain mix-up at configure time, not as a fault in QEMU.
+if(NOT FFI_CORE_TOOLCHAIN_CPU STREQUAL FFI_CORE_BOARD_CPU)
+  message(FATAL_ERROR
+    "Board '${FFI_CORE_BOARD}' needs -DCMAKE_TOOLCHAIN_FILE=${FFI_CORE_BOARD_TOOLCHAIN_FILE} "
+    "(active toolchain CPU: '${FFI_CORE_TOOLCHAIN_CPU}').")
+endif()
+
+# Command prefix that runs an ELF for this board; also the default
+# emulator for add_test() of targets created from here on.
+set(FFI_CORE_BOARD_EMULATOR "${FFI_CORE_QEMU_RUN}")
+if(FFI_CORE_QEMU_CPU)
+  list(APPEND FFI_CORE_BOARD_EMULATOR --cpu "${FFI_CORE_QEMU_CPU}")
+endif()
+list(APPEND FFI_CORE_BOARD_EMULATOR "${FFI_CORE_QEMU_MACHINE}")
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  set(CMAKE_CROSSCOMPILING_EMULATOR "${FFI_CORE_BOARD_EMULATOR}")
+endif()
+
+if(TARGET ffi_core_board)
+  return() # included twice; the target and functions already exist
+endif()
+
+if(NOT CMAKE_C_COMPILER_LOADED)
+  enable_language(C) # the startup code is C
+endif()
+
+get_filename_component(_ffi_core_cc_dir "${CMAKE_C_COMPILER}" DIRECTORY)
+find_program(FFI_CORE_SIZE_TOOL NAMES arm-none-eabi-size HINTS "${_ffi_core_cc_dir}")
+
+# Startup, newlib system calls and SysTick helper. OBJECT so the vector table
+# and system calls are always linked in (an archive member nobody references
+# would be skipped); --gc-sections drops what is unused.
+set(_ffi_core_common "${FFI_CORE_BOARDS_DIR}/common")
+add_library(ffi_core_board OBJECT
+  "${_ffi_core_common}/startup.c"
+  "${_ffi_core_common}/syscalls.c"
+  "${_ffi_core_common}/systick.c")
+target_include_directories(ffi_core_board PUBLIC "${_ffi_core_common}/include")
+target_compile_definitions(ffi_core_board PRIVATE
+  "FFI_CORE_BOARD_NAME=\"${FFI_CORE_BOARD}\""
+  "FFI_CORE_BOARD_NUM_IRQS=${FFI_CORE_BOARD_NUM_IRQS}")
+target_compile_options(ffi_core_board PRIVATE -Wall -Wextra -Werror)
+
+# Turns an add_executable() target into a bootable image for this board:
+# startup + system calls, the board linker script, a .map next to the
+# binary and a size report after linking. Uses the keyword form of
+# target_link_libraries(), so callers must use it (PRIVATE/PUBLIC) too.
+function(ffi_core_board_executable target)
+  target_link_libraries(${target} PRIVATE ffi_core_board)
+  target_link_options(${target} PRIVATE
+    "-T${FFI_CORE_BOARD_LINKER_SCRIPT}"
+    "-L${FFI_CORE_BOARDS_DIR}/common" # for INCLUDE ffi_core_sections.ld
+    "-Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${target}.map"
+    "-Wl,--print-memory-usage")
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
+    "${FFI_CORE_BOARD_LINKER_SCRIPT}" "${FFI_CORE_BOARDS_DIR}/common/ffi_core_sections.ld")
+  set_property(TARGET ${target} PROPERTY SUFFIX ".elf")
+  if(FFI_CORE_SIZE_TOOL)
+    add_custom_command(TARGET ${target} POST_BUILD
+      COMMAND "${FFI_CORE_SIZE_TOOL}" "$<TARGET_FILE:${target}>" VERBATIM)
+  endif()
+endfunction()

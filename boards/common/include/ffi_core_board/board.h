@@ -1,0 +1,21 @@
+/* Board services shared by all ffi-core QEMU boards (see boards/README.md). */
+#ifndef FFI_CORE_BOARD_BOARD_H
+#define FFI_CORE_BOARD_BOARD_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Name of the board the image was built for, e.g. "mps2-an385". */
+const char *ffi_core_board_name(void);
+
+/* Stops QEMU right away with exit status `status` (0..255 reach the shell),
+ * without running atexit handlers or flushing stdio. Normal programs just
+ * return from main() or call exit(). */
+__attribute__((noreturn)) void ffi_core_board_exit(int status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

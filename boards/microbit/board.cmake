@@ -1,0 +1,10 @@
+# Cortex-M0+ build (armv6-m) on QEMU microbit (nRF51, a real Cortex-M0 core):
+# 256 KB flash / 16 KB RAM, for small programs. The full test suite runs on
+# mps2-an385-armv6m instead.
+set(FFI_CORE_BOARD microbit)
+set(FFI_CORE_BOARD_CPU cortex-m0plus)
+set(FFI_CORE_QEMU_MACHINE microbit)
+set(FFI_CORE_QEMU_CPU "")
+set(FFI_CORE_BOARD_LINKER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/linker.ld")
+set(FFI_CORE_BOARD_NUM_IRQS 32)
+include("${CMAKE_CURRENT_LIST_DIR}/../common/board-common.cmake")

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what ffi-core needs on a fresh Debian machine: compilers, the Arm
+# cross toolchain, QEMU, doctest, and a Python venv (.venv) with the
+# apache-tvm-ffi wheel (DLPack 1.x headers, upstream's headers for the
+# layout test, and upstream's runtime for cross-loading tests).
+# Idempotent: skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(cmake g++ make doctest-dev python3-venv
+              gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
+              qemu-system-arm)
+TVM_FFI_VERSION="0.1.15.post2"
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! .venv/bin/python -c "import tvm_ffi, numpy" 2>/dev/null; then
+  echo "setup: creating .venv with apache-tvm-ffi==${TVM_FFI_VERSION} and numpy"
+  python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" numpy
+fi
+echo "setup: ready"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine and runs every test: the host suites (plain and
+# ASan+UBSan) and each board's suite under QEMU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+
+PRESETS=(host host-asan)
+# Boards join once their presets exist (see CMakePresets.json).
+for p in $(cmake --list-presets 2>/dev/null | sed -n 's/^  "\(mps[^"]*\|microbit[^"]*\)".*/\1/p'); do
+  PRESETS+=("$p")
+done
+
+failed=()
+for preset in "${PRESETS[@]}"; do
+  echo "=== ${preset}"
+  if ! { cmake --preset "$preset" >/dev/null &&
+         cmake --build --preset "$preset" -j"$(nproc)" >/dev/null &&
+         ctest --preset "$preset"; }; then
+    failed+=("$preset")
+  fi
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED presets: ${failed[*]}"
+  exit 1
+fi
+echo "all presets passed: ${PRESETS[*]}"
