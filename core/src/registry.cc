@@ -1,3 +1,4 @@
+#include <ffi_core/module.h>
 #include <ffi_core/port.h>
 #include <ffi_core/registry.h>
 #include <ffi_core/string.h>
@@ -80,10 +81,16 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
   if (name == nullptr && name_size != 0) {
     return RaiseError(ErrorKind::kValueError, {"global function name is NULL"});
   }
-  LockGuard lock;
-  Entry* e = Find(name, name_size);
-  if (e == nullptr) return Function();
-  return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
+  {
+    LockGuard lock;
+    Entry* e = Find(name, name_size);
+    if (e != nullptr) {
+      return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
+    }
+  }
+  // Not registered: built-in globals are made on demand, so they take no
+  // table entry or memory until asked for.
+  return detail::FindBuiltinGlobal(name, name_size);
 }
 
 size_t GlobalFunctionCount() {

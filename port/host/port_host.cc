@@ -1,7 +1,10 @@
 // Host port: 64-bit atomics on the whole combined count, in the same way
 // upstream's runtime updates it, so objects can cross between the two
 // runtimes in one process; one error slot per thread; a mutex for tables.
+#include <dlfcn.h>
 #include <ffi_core/allocator.h>
+#include <ffi_core/env_context.h>
+#include <ffi_core/error.h>
 #include <ffi_core/error_slot.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
@@ -26,6 +29,7 @@ struct ThreadErrorSlot {
   }
 };
 thread_local ThreadErrorSlot t_slot;
+thread_local EnvContext t_env;
 
 std::mutex g_lock;
 
@@ -86,6 +90,20 @@ uint32_t RefWeakCount(const TVMFFIObject* obj) {
 }
 
 ErrorSlot* CurrentErrorSlot() { return &t_slot.slot; }
+EnvContext* CurrentEnvContext() { return &t_env; }
+
+void* LibraryOpen(const char* path) {
+  // RTLD_LOCAL keeps each kernel library's own symbols private; its
+  // undefined TVMFFI* symbols bind to whichever runtime the process has.
+  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) {
+    const char* why = dlerror();
+    RaiseError(ErrorKind::kRuntimeError, {"cannot load '", path, "': ", why != nullptr ? why : "?"});
+  }
+  return lib;
+}
+void* LibrarySymbol(void* library, const char* name) { return dlsym(library, name); }
+void LibraryClose(void* library) { dlclose(library); }
 
 void GlobalLock() { g_lock.lock(); }
 void GlobalUnlock() { g_lock.unlock(); }

@@ -31,6 +31,21 @@
 #define FFI_CORE_CHECK_PADDING 0
 #endif
 
+// Largest tensor rank accepted from callers (DLPack imports, views, allocs).
+#ifndef FFI_CORE_TENSOR_MAX_NDIM
+#define FFI_CORE_TENSOR_MAX_NDIM 16
+#endif
+
+// (device type, device id) -> stream entries per calling context.
+#ifndef FFI_CORE_STREAM_TABLE_CAPACITY
+#define FFI_CORE_STREAM_TABLE_CAPACITY 8
+#endif
+
+// Symbols in the system library table (TVMFFIEnvModRegisterSystemLibSymbol).
+#ifndef FFI_CORE_SYSTEM_LIB_CAPACITY
+#define FFI_CORE_SYSTEM_LIB_CAPACITY 32
+#endif
+
 #define FFI_CORE_TRUNCATION_MARKER "...[truncated]"
 
 #endif  // FFI_CORE_CONFIG_H_

@@ -7,16 +7,22 @@
 #include <ffi_core/arena_allocator.h>
 #include <ffi_core/counting_allocator.h>
 #include <ffi_core/dtype.h>
+#include <ffi_core/env_context.h>
 #include <ffi_core/error.h>
 #include <ffi_core/expected.h>
+#include <ffi_core/export.h>
 #include <ffi_core/function.h>
+#include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/object_ptr.h>
 #include <ffi_core/padding_check.h>
 #include <ffi_core/pool_allocator.h>
 #include <ffi_core/registry.h>
+#include <ffi_core/shape.h>
 #include <ffi_core/status.h>
 #include <ffi_core/string.h>
+#include <ffi_core/tensor.h>
 #include <tvm/ffi/c_api.h>
+#include <tvm/ffi/extra/c_env_api.h>
 
 #endif  // FFI_CORE_FFI_CORE_H_

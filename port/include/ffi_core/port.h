@@ -15,7 +15,8 @@
 
 namespace ffi_core {
 
-struct ErrorSlot;  // defined in core/include/ffi_core/error_slot.h
+struct ErrorSlot;   // defined in core/include/ffi_core/error_slot.h
+struct EnvContext;  // defined in core/include/ffi_core/env_context.h
 struct Allocator;  // defined in core/include/ffi_core/allocator.h
 
 namespace port {
@@ -59,6 +60,11 @@ uint32_t RefWeakCount(const TVMFFIObject* obj);
 // each task its own.
 ErrorSlot* CurrentErrorSlot();
 
+// The environment context (streams, tensor allocator) of the calling
+// context, placed like the error slot; an RTOS may override
+// ffi_core_port_env_context().
+EnvContext* CurrentEnvContext();
+
 // ---- global tables (function registry, system library) ----
 // A short critical section around table updates and look-ups.
 void GlobalLock();
@@ -68,6 +74,14 @@ void GlobalUnlock();
 // The allocator objects come from until the user installs one: malloc on the
 // host, none on bare metal (every allocation then fails with MemoryError).
 Allocator* DefaultAllocator();
+
+// ---- dynamic libraries ----
+// Opens a shared library; NULL with an error raised on failure (bare-metal
+// ports raise NotImplementedError).
+void* LibraryOpen(const char* path);
+// The address of `name` in the library, or NULL.
+void* LibrarySymbol(void* library, const char* name);
+void LibraryClose(void* library);
 
 // ---- fatal errors and logging ----
 // Called only for broken invariants that cannot be reported as an error

@@ -291,6 +291,26 @@ TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char*
 TVM_FFI_DLL int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                                   const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out);
 
+/* ---- DLPack ---- */
+/* On success the tensor owns `from` and calls its deleter when released; on
+ * failure the caller keeps it. require_alignment applies to data +
+ * byte_offset (0 or 1: none). */
+TVM_FFI_DLL int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
+                                       int32_t require_contiguous, TVMFFIObjectHandle* out);
+/* A DLPack tensor sharing the Tensor's memory and holding a reference to it. */
+TVM_FFI_DLL int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out);
+TVM_FFI_DLL int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from,
+                                                int32_t require_alignment,
+                                                int32_t require_contiguous,
+                                                TVMFFIObjectHandle* out);
+TVM_FFI_DLL int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from,
+                                              DLManagedTensorVersioned** out);
+/* A Tensor with the prototype's metadata that keeps `source` alive. Unsafe:
+ * the prototype's data must lie in source's memory. Shape and strides are
+ * copied. */
+TVM_FFI_DLL int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prototype,
+                                             TVMFFIObjectHandle* out);
+
 /* ---- strings, bytes, dtypes ---- */
 /* out receives an owned value: SmallStr/SmallBytes up to 7 bytes, else an object. */
 TVM_FFI_DLL int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);

@@ -1,0 +1,47 @@
+// Shape: an immutable list of int64 dimensions as a kTVMFFIShape object
+// (header, TVMFFIShapeCell, then the values).
+#ifndef FFI_CORE_SHAPE_H_
+#define FFI_CORE_SHAPE_H_
+
+#include <ffi_core/any.h>
+#include <ffi_core/object_ptr.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ffi_core {
+
+struct ShapeObj {
+  TVMFFIObject header;
+  TVMFFIShapeCell cell;
+};
+
+class Shape {
+ public:
+  Shape() = default;
+  explicit Shape(ObjectPtr<ShapeObj> obj) : obj_(std::move(obj)) {}
+  static Expected<Shape> FromDims(const int64_t* dims, size_t ndim);
+
+  size_t size() const { return obj_ ? obj_->cell.size : 0; }
+  const int64_t* data() const { return obj_ ? obj_->cell.data : nullptr; }
+  int64_t operator[](size_t i) const { return obj_->cell.data[i]; }
+  const ObjectPtr<ShapeObj>& object() const { return obj_; }
+
+ private:
+  ObjectPtr<ShapeObj> obj_;
+};
+
+template <>
+struct TypeTraits<Shape> {
+  static constexpr const char* kName = "Shape";
+  static void Write(const Shape& s, TVMFFIAny* out) { WritePointer(kTVMFFIShape, s.object().get(), out); }
+  static Conversion Read(const TVMFFIAny& in, Shape* out) {
+    if (in.type_index != kTVMFFIShape) return Conversion::kMismatch;
+    *out = Shape(ObjectPtr<ShapeObj>::Retain(reinterpret_cast<ShapeObj*>(in.v_obj)));
+    return Conversion::kOk;
+  }
+};
+
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_SHAPE_H_

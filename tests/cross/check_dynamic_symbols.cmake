@@ -1,0 +1,30 @@
+# Checks a cross-loading kernel library's dynamic symbol table: every TVMFFI*
+# reference is undefined (to be bound by the loading runtime), each kernel
+# is exported as a defined __tvm_ffi_<name>, and no runtime library is a
+# DT_NEEDED dependency in disguise (no TVMFFI* is defined here).
+# Usage: cmake -DNM=<nm> -DLIB=<lib.so> -P check_dynamic_symbols.cmake
+execute_process(COMMAND "${NM}" -D "${LIB}" OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} -D failed on ${LIB}")
+endif()
+string(REGEX MATCHALL "[^\n]*TVMFFI[A-Za-z]*" ffi_lines "${symbols}")
+if(NOT ffi_lines)
+  message(FATAL_ERROR "${LIB}: no TVMFFI* references at all")
+endif()
+set(bad "")
+foreach(line IN LISTS ffi_lines)
+  if(NOT line MATCHES "^ +U TVMFFI")
+    list(APPEND bad "${line}")
+  endif()
+endforeach()
+if(bad)
+  list(JOIN bad "\n" text)
+  message(FATAL_ERROR "${LIB}: TVMFFI* symbols must be undefined (U):\n${text}")
+endif()
+foreach(kernel add_one dot_i8 echo raise_value_error)
+  if(NOT symbols MATCHES "[0-9a-f]+ T __tvm_ffi_${kernel}\n")
+    message(FATAL_ERROR "${LIB}: __tvm_ffi_${kernel} is not exported")
+  endif()
+endforeach()
+list(LENGTH ffi_lines n)
+message(STATUS "${LIB}: ${n} TVMFFI* references, all undefined; 4 kernels exported")
