@@ -24,9 +24,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if ! .venv/bin/python -c "import tvm_ffi, numpy" 2>/dev/null; then
-  echo "setup: creating .venv with apache-tvm-ffi==${TVM_FFI_VERSION} and numpy"
+if ! .venv/bin/python -c "import tvm_ffi, numpy, pytest" 2>/dev/null; then
+  echo "setup: creating .venv with apache-tvm-ffi==${TVM_FFI_VERSION} numpy and pytest"
   python3 -m venv .venv
-  .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" numpy
+  .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" numpy pytest
 fi
 echo "setup: ready"
