@@ -19,11 +19,12 @@ TVMFFICustomAllocator* g_custom = nullptr;
 // Bookkeeping the built-in object allocator keeps in front of each block's
 // TVMFFIObjectAllocHeader, so delete_space can find what to give back even
 // after another allocator has been installed.
+// Kept small: it costs every object on an MCU.
 struct BlockPrefix {
   Allocator* allocator;
-  void* base;
-  size_t total;
-  size_t alignment;
+  uint32_t total;        // bytes allocated
+  uint16_t body_offset;  // from the start of the block to the body
+  uint16_t alignment;
 };
 
 bool IsPowerOfTwo(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
@@ -38,7 +39,7 @@ void BuiltinDeleteSpace(void* body) {
   BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
                                                        sizeof(BlockPrefix));
   BlockPrefix p = *prefix;
-  Deallocate(*p.allocator, p.base, p.total, p.alignment);
+  Deallocate(*p.allocator, static_cast<char*>(body) - p.body_offset, p.total, p.alignment);
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
@@ -50,13 +51,14 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
                 "; install one with ffi_core::SetAllocator or TVMFFISetCustomAllocator"});
     return nullptr;
   }
-  if (!IsPowerOfTwo(alignment)) {
-    RaiseError(ErrorKind::kValueError, {"object alignment ", alignment, " is not a power of two"});
+  if (!IsPowerOfTwo(alignment) || alignment > 4096) {
+    RaiseError(ErrorKind::kValueError,
+               {"object alignment ", alignment, " is not a power of two up to 4096"});
     return nullptr;
   }
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset = RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
-  if (size > SIZE_MAX - body_offset) {
+  if (size > UINT32_MAX - body_offset) {
     RaiseError(ErrorKind::kMemoryError, {"object of ", size, " bytes is too large"});
     return nullptr;
   }
@@ -71,7 +73,8 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
   BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
                                                        sizeof(BlockPrefix));
-  *prefix = BlockPrefix{a, base, total, alignment};
+  *prefix = BlockPrefix{a, static_cast<uint32_t>(total), static_cast<uint16_t>(body_offset),
+                        static_cast<uint16_t>(alignment)};
   return body;
 }
 
