@@ -14,10 +14,13 @@
 #   FFI_CORE_QEMU_ARGS     extra qemu arguments, word-split (e.g. "-d guest_errors")
 #   FFI_CORE_QEMU          emulator binary (default qemu-system-arm)
 #
-# Exit status: the program's (0..255), 124 on timeout (hang, deadlock or a
-# locked-up core), 2 on usage errors. Faults reported by the board startup
-# code exit with 100 + exception number (HardFault = 103).
+# Exit status: the program's (0..255); faults reported by the board startup
+# code exit with 100 + exception number (HardFault = 103), abort() with 134;
+# 124 on timeout (hang, deadlock); 2 on usage errors. A locked-up core (fault
+# inside HardFault) makes QEMU 7.2 itself abort: "qemu: fatal: Lockup", 134.
 set -u
+# shellcheck disable=SC3045 # dash and bash both have ulimit -c
+ulimit -c 0 2>/dev/null # no core files from QEMU aborting on a lock-up
 
 cpu=""
 if [ "${1:-}" = "--cpu" ]; then
@@ -60,7 +63,7 @@ status=$?
 case $status in
 124 | 137)
     echo "qemu-run.sh: TIMEOUT: $elf on $machine did not exit within ${timeout_s}s" \
-        "(hang, deadlock or locked-up core); killed" >&2
+        "(hang or deadlock); killed" >&2
     exit 124
     ;;
 esac

@@ -17,16 +17,16 @@ set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
 # library is enough to prove the compiler works.
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
-# newlib-nano (small printf/malloc) is the default. Full newlib is available
-# for code that needs e.g. printf("%f") without -u _printf_float.
+# newlib-nano (small stdio/malloc) is the default; OFF selects full newlib
+# (about +120 KB of flash for a doctest binary, complete C library).
 # Must be uniform over the whole build: nano.specs also switches the newlib
 # headers, so it goes into compile *and* link flags.
 if(NOT DEFINED FFI_CORE_NEWLIB_NANO)
   set(FFI_CORE_NEWLIB_NANO ON CACHE BOOL "Link newlib-nano (--specs=nano.specs)")
 endif()
 # Forward the choice into try_compile projects so checks see the same headers.
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES
-     FFI_CORE_TOOLCHAIN_CPU FFI_CORE_TOOLCHAIN_CPU_FLAGS FFI_CORE_NEWLIB_NANO)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES FFI_CORE_NEWLIB_NANO)
+list(REMOVE_DUPLICATES CMAKE_TRY_COMPILE_PLATFORM_VARIABLES)
 
 set(_ffi_core_tc_flags "${FFI_CORE_TOOLCHAIN_CPU_FLAGS} -mthumb")
 # Size first: every function/object in its own section so --gc-sections
@@ -49,15 +49,12 @@ set(CMAKE_CXX_FLAGS_INIT "${_ffi_core_tc_flags} -fno-exceptions -fno-rtti")
 set(CMAKE_ASM_FLAGS_INIT "${FFI_CORE_TOOLCHAIN_CPU_FLAGS} -mthumb")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "${_ffi_core_tc_link_flags}")
 
-# Host programs (tools) come from the host; target libraries never do.
-# Headers and CMake packages may come from the host because the ones
-# firmware needs are header-only (e.g. doctest). Override by setting the
-# variables before this file runs.
+# Host programs (tools) come from the host; headers, libraries and CMake
+# packages never do: the host's /usr/include on the include path makes
+# glibc headers shadow newlib's (doctest::doctest from the host package
+# adds exactly that). Use host header-only libraries via a directory that
+# contains only them (see boards/README.md).
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-if(NOT DEFINED CMAKE_FIND_ROOT_PATH_MODE_INCLUDE)
-  set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
-endif()
-if(NOT DEFINED CMAKE_FIND_ROOT_PATH_MODE_PACKAGE)
-  set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
-endif()
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)

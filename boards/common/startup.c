@@ -22,7 +22,7 @@
 #endif
 /* Command-line buffer and argv slots; sized for a few doctest filters. */
 #ifndef FFI_CORE_BOARD_CMDLINE_MAX
-#define FFI_CORE_BOARD_CMDLINE_MAX 256
+#define FFI_CORE_BOARD_CMDLINE_MAX 512
 #endif
 #ifndef FFI_CORE_BOARD_ARGV_MAX
 #define FFI_CORE_BOARD_ARGV_MAX 16
@@ -50,6 +50,19 @@
 #define SCB_CPACR REG32(0xE000ED88u)
 #define SCB_SFSR REG32(0xE000EDE4u)
 #define SCB_SFAR REG32(0xE000EDE8u)
+#define MPU_TYPE REG32(0xE000ED90u)
+#define MPU_CTRL REG32(0xE000ED94u)
+#define MPU_RNR REG32(0xE000ED98u)
+#define MPU_RBAR REG32(0xE000ED9Cu)
+#define MPU_RASR REG32(0xE000EDA0u)
+
+/* Bottom of the stack made inaccessible on pre-v8-M cores with an MPU
+ * (v8-M mainline uses MSPLIM instead). */
+#if IS_V8M_MAIN
+#define STACK_GUARD_SIZE 0u
+#else
+#define STACK_GUARD_SIZE 256u
+#endif
 
 /* Linker-script symbols (boards/common/ffi_core_sections.ld). */
 extern uint32_t __stack_top[], __stack_limit[];
@@ -61,6 +74,7 @@ void __libc_init_array(void);
 
 __attribute__((noreturn)) void Reset_Handler(void);
 void ffi_core_default_handler(void);
+__attribute__((noreturn)) void ffi_core_fault_report(const uint32_t *frame, uint32_t exc_return);
 
 /* Weak so a program can take over an exception; by default everything
  * unexpected ends in the fault reporter. SysTick_Handler is defined in
@@ -122,6 +136,25 @@ void ffi_core_board_exit(int status)
         /* Nothing stopped us: park; the QEMU wrapper's timeout ends the run. */
     }
 }
+
+#if !IS_V8M_MAIN
+/* Without MSPLIM (pre-v8-M) an overflowing stack silently runs into the
+ * heap and .bss. Where the core has an MPU (PMSAv6/v7, e.g. QEMU's M3/M4/M7;
+ * QEMU's M0 has none) make the lowest STACK_GUARD_SIZE bytes of the stack
+ * a no-access region, so an overflow faults instead. */
+static void enable_stack_guard(void)
+{
+    if (((MPU_TYPE >> 8) & 0xFFu) == 0) {
+        return; /* no MPU regions */
+    }
+    MPU_RNR = 0;
+    MPU_RBAR = (uint32_t)(uintptr_t)__stack_limit; /* aligned by the linker script */
+    /* XN, AP = no access, SIZE field n means 2^(n+1) bytes, enable. */
+    MPU_RASR = (1u << 28) | (7u << 1) | 1u;
+    MPU_CTRL = (1u << 2) | 1u; /* PRIVDEFENA: default map everywhere else */
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+}
+#endif
 
 /* ---- argv from QEMU: "<kernel path> <-append words>" via SYS_GET_CMDLINE ---- */
 
@@ -189,6 +222,8 @@ void Reset_Handler(void)
 #if IS_V8M_MAIN
     /* Stack overflow into the heap becomes a UsageFault (STKOF). */
     __asm__ volatile("msr msplim, %0" : : "r"(__stack_limit));
+#else
+    enable_stack_guard();
 #endif
 #if HAS_FAULT_STATUS
     /* Report MemManage/Bus/Usage(/Secure)Faults under their own name
@@ -256,12 +291,12 @@ __attribute__((used, noreturn)) void ffi_core_fault_report(const uint32_t *frame
     /* A corrupted stack pointer is a common cause; only read the frame
      * when it lies inside the stack, or the report itself would fault. */
     const uintptr_t at = (uintptr_t)frame;
-    if (at >= (uintptr_t)__stack_limit && at + 32 <= (uintptr_t)__stack_top) {
+    if (at >= (uintptr_t)__stack_limit + STACK_GUARD_SIZE && at + 32 <= (uintptr_t)__stack_top) {
         put_hex("PC=", frame[6]);
         put_hex("LR=", frame[5]);
         put_hex("xPSR=", frame[7]);
     } else {
-        sh_write0("(stack pointer outside the stack: no frame) ");
+        sh_write0("(no readable exception frame: stack overflow or corrupt SP) ");
     }
     put_hex("EXC_RETURN=", exc_return);
 #if HAS_FAULT_STATUS

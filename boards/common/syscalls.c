@@ -17,6 +17,21 @@
 #undef errno
 int errno;
 
+/* newlib's <unistd.h> only declares some of these; declare all of them so
+ * the file stays clean under -Wmissing-prototypes. */
+int _write(int fd, const void *buffer, size_t length);
+int _read(int fd, void *buffer, size_t length);
+void *_sbrk(ptrdiff_t increment);
+int _kill(pid_t pid, int signal);
+pid_t _getpid(void);
+int _close(int fd);
+int _fstat(int fd, struct stat *status);
+int _isatty(int fd);
+off_t _lseek(int fd, off_t offset, int whence);
+int _open(const char *path, int flags, ...);
+int _gettimeofday(struct timeval *time, void *zone);
+int getentropy(void *buffer, size_t length);
+
 /* Heap limits from boards/common/ffi_core_sections.ld. */
 extern char __heap_start[], __heap_end[];
 

@@ -11,6 +11,8 @@
 #define SYST_CSR_TICKINT 2u
 #define SYST_CSR_CLKSOURCE_CPU 4u
 
+void SysTick_Handler(void); /* vector table entry, see startup.c */
+
 static volatile uint32_t tick_count;
 static ffi_core_systick_callback volatile tick_callback;
 static void *volatile tick_context;

@@ -9,7 +9,8 @@
 
 #ifdef __cplusplus
 namespace ffi_core {
-struct ErrorSlot;  // core/include/ffi_core/error_slot.h
+struct ErrorSlot;   // core/include/ffi_core/error_slot.h
+struct EnvContext;  // core/include/ffi_core/env_context.h
 }  // namespace ffi_core
 extern "C" {
 #endif
@@ -31,6 +32,11 @@ void ffi_core_log(const char* message);
 // returns a per-task slot (e.g. from task-local storage): it must start
 // zero-filled and outlive the task's use of ffi-core. Must not be NULL.
 ffi_core::ErrorSlot* ffi_core_port_error_slot(void);
+
+// The environment context (streams, tensor allocator) of the calling
+// context. Default: one static, zero-filled context. Overridden like, and
+// usually together with, ffi_core_port_error_slot. Must not be NULL.
+ffi_core::EnvContext* ffi_core_port_env_context(void);
 }  // extern "C"
 #endif
 

@@ -1,0 +1,50 @@
+// The CPU reference: the same ops and checks as the CUDA kernels, so tests
+// can compare results bit for bit and exercise the checks without a GPU.
+#include "checks.h"
+#include "elementwise.h"
+
+#include <ffi_core/export.h>
+#include <ffi_core/tensor.h>
+
+#include <utility>
+
+namespace ffi_core {
+namespace cuda {
+namespace examples {
+namespace {
+
+void Compute(Op op, const float* x, float* y, float factor, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = op == Op::kAddOne ? x[i] + 1.0f : x[i] * factor;
+}
+
+Status Run(const char* func, Op op, TensorView x, TensorView y, float factor) {
+  FFI_CORE_RETURN_IF_ERROR(CheckInput(func, x, kDLCPU));
+  FFI_CORE_RETURN_IF_ERROR(CheckOutput(func, x, y));
+  Compute(op, static_cast<const float*>(x.data_ptr()), static_cast<float*>(y.data_ptr()), factor, x.numel());
+  return Status::Ok();
+}
+
+Expected<Tensor> RunAlloc(const char* func, Op op, TensorView x, float factor) {
+  FFI_CORE_RETURN_IF_ERROR(CheckInput(func, x, kDLCPU));
+  FFI_CORE_ASSIGN_OR_RETURN(Tensor y, Tensor::FromEnvAlloc(x.shape(), x.dtype(), x.device()));
+  // The environment's allocator is someone else's code: check what it gave.
+  FFI_CORE_RETURN_IF_ERROR(Run(func, op, x, TensorView(y.GetDLTensor()), factor));
+  return Expected<Tensor>(std::move(y));
+}
+
+Status AddOneCpu(TensorView x, TensorView y) { return Run("add_one_cpu", Op::kAddOne, x, y, 0.0f); }
+Status ScaleCpu(TensorView x, TensorView y, float factor) { return Run("scale_cpu", Op::kScale, x, y, factor); }
+Expected<Tensor> AddOneCpuAlloc(TensorView x) { return RunAlloc("add_one_cpu_alloc", Op::kAddOne, x, 0.0f); }
+Expected<Tensor> ScaleCpuAlloc(TensorView x, float factor) {
+  return RunAlloc("scale_cpu_alloc", Op::kScale, x, factor);
+}
+
+}  // namespace
+}  // namespace examples
+}  // namespace cuda
+}  // namespace ffi_core
+
+FFI_CORE_DLL_EXPORT_TYPED_FUNC(add_one_cpu, ffi_core::cuda::examples::AddOneCpu);
+FFI_CORE_DLL_EXPORT_TYPED_FUNC(scale_cpu, ffi_core::cuda::examples::ScaleCpu);
+FFI_CORE_DLL_EXPORT_TYPED_FUNC(add_one_cpu_alloc, ffi_core::cuda::examples::AddOneCpuAlloc);
+FFI_CORE_DLL_EXPORT_TYPED_FUNC(scale_cpu_alloc, ffi_core::cuda::examples::ScaleCpuAlloc);
