@@ -6,6 +6,13 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 
 PRESETS=(host host-asan)
+# CUDA code is compiled and linked wherever nvcc exists; its GPU tests skip
+# without a device.
+if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  PRESETS+=(host-cuda)
+else
+  echo "note: nvcc not found, skipping the host-cuda preset"
+fi
 # Boards join once their presets exist (see CMakePresets.json).
 for p in $(cmake --list-presets 2>/dev/null | sed -n 's/^  "\(mps[^"]*\|microbit[^"]*\)".*/\1/p'); do
   PRESETS+=("$p")

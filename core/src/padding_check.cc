@@ -1,3 +1,4 @@
+#include <ffi_core/device.h>
 #include <ffi_core/error.h>
 #include <ffi_core/padding_check.h>
 
@@ -49,7 +50,10 @@ Status CheckAnyInvariants(const TVMFFIAny& v, int index) {
       if (!TailIsZero(v, sizeof(DLDataType))) return Broken(index, t, "DataType padding is not zero");
       return Status::Ok();
     case kTVMFFIDevice:
-      // DLDevice fills all 8 bytes; its device_type is checked by readers.
+      // See device.h: a short-enum C writer may leave bytes 1-3 uninitialised.
+      if (!DeviceTypeIsClean(v.v_device)) {
+        return Broken(index, t, "DLDevice.device_type has non-zero bytes 1-3 (zero-initialise DLDevice)");
+      }
       return Status::Ok();
     case kTVMFFIOpaquePtr:
     case kTVMFFIDLTensorPtr:

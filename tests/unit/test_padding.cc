@@ -12,11 +12,13 @@ int Echo(void*, const TVMFFIAny* args, int32_t, TVMFFIAny* result) {
 
 // Calls Echo with one hand-built argument; returns the call's code.
 int CallWith(const TVMFFIAny& arg) {
-  static TVMFFIObjectHandle f = nullptr;
-  if (f == nullptr) REQUIRE(TVMFFIFunctionCreate(nullptr, &Echo, nullptr, &f) == 0);
+  TVMFFIObjectHandle f = nullptr;
+  REQUIRE(TVMFFIFunctionCreate(nullptr, &Echo, nullptr, &f) == 0);
   TVMFFIAny a = arg;
   TVMFFIAny result = NoneAny();
-  return TVMFFIFunctionCall(f, &a, 1, &result);
+  const int rc = TVMFFIFunctionCall(f, &a, 1, &result);
+  CHECK(TVMFFIObjectDecRef(f) == 0);
+  return rc;
 }
 
 }  // namespace
@@ -96,6 +98,18 @@ TEST_CASE("a pointer whose high word is garbage is caught on 32-bit targets") {
   }
 }
 
+TEST_CASE("a DLDevice with garbage in bytes 1-3 of device_type is caught; readers see the low byte") {
+  TVMFFIAny v = AnyView(DLDevice{kDLCPU, 2}).raw();
+  CHECK(CheckAnyInvariants(v, 0).ok());
+  v.v_bytes[1] = static_cast<char>(0xAB);  // what a short-enum C writer can leave behind
+  CHECK_FALSE(CheckAnyInvariants(v, 4).ok());
+  CHECK(Contains(TakeError().message, "argument #4 (type index 6): DLDevice.device_type has non-zero bytes 1-3"));
+  DLDevice d{};
+  CHECK(AnyView::FromRaw(v).TryAs(&d) == Conversion::kOk);
+  CHECK(DeviceTypeOf(d) == kDLCPU);
+  CHECK(d.device_id == 2);
+}
+
 TEST_CASE("an object whose header disagrees with the tag is caught") {
   AllocatorScope scope;
   Expected<String> s = String::FromCStr("a string object!");
@@ -107,6 +121,7 @@ TEST_CASE("an object whose header disagrees with the tag is caught") {
 }
 
 TEST_CASE("TVMFFIFunctionCall checks arguments and result in checking mode") {
+  AllocatorScope scope;
   TVMFFIAny bad = NoneAny();
   bad.type_index = kTVMFFIInt;
   bad.zero_padding = 1;

@@ -6,6 +6,7 @@
 #include <ffi_core/any.h>
 #include <ffi_core/arena_allocator.h>
 #include <ffi_core/counting_allocator.h>
+#include <ffi_core/device.h>
 #include <ffi_core/dtype.h>
 #include <ffi_core/env_context.h>
 #include <ffi_core/error.h>

@@ -7,6 +7,7 @@
 
 #include <ffi_core/any.h>
 #include <ffi_core/config.h>
+#include <ffi_core/device.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/object_ptr.h>
 
@@ -45,7 +46,8 @@ class TensorAccessors {
   int32_t dim() const { return dl()->ndim; }
   int32_t ndim() const { return dl()->ndim; }
   DLDataType dtype() const { return dl()->dtype; }
-  DLDevice device() const { return dl()->device; }
+  // Normalised: see device.h for the short-enum policy.
+  DLDevice device() const { return NormalizeDevice(dl()->device); }
   IntSpan sizes() const { return IntSpan{dl()->shape, dl()->ndim}; }
   IntSpan shape() const { return sizes(); }
   // NULL strides mean compact row-major; see stride(i).

@@ -5,6 +5,7 @@
 #ifndef FFI_CORE_TYPE_TRAITS_H_
 #define FFI_CORE_TYPE_TRAITS_H_
 
+#include <ffi_core/device.h>
 #include <tvm/ffi/c_api.h>
 
 #include <cstddef>
@@ -160,11 +161,11 @@ struct TypeTraits<DLDevice> {
   static void Write(DLDevice v, TVMFFIAny* out) {
     *out = NoneAny();
     out->type_index = kTVMFFIDevice;
-    out->v_device = v;
+    out->v_device = NormalizeDevice(v);
   }
   static Conversion Read(const TVMFFIAny& in, DLDevice* out) {
     if (in.type_index != kTVMFFIDevice) return Conversion::kMismatch;
-    *out = in.v_device;
+    *out = NormalizeDevice(in.v_device);
     return Conversion::kOk;
   }
 };

@@ -1,0 +1,106 @@
+// On target: reference counting raced between the main loop and the SysTick
+// interrupt. The handler churns a shared object (inc/dec strong and weak,
+// promote, global lock) and drops the last strong reference of objects the
+// main loop is concurrently promoting and releasing weakly. Every object
+// must be destroyed exactly once and freed exactly once.
+#include <cstdio>
+
+#include <ffi_core/object.h>
+#include <ffi_core/port.h>
+#include <ffi_core_board/systick.h>
+
+using namespace ffi_core;
+
+namespace {
+
+constexpr int kObjects = 3000;
+constexpr int kSlots = 64;
+
+volatile uint32_t g_destroy_only;  // deleter(Strong)
+volatile uint32_t g_free_only;     // deleter(Weak)
+volatile uint32_t g_both;          // deleter(Both)
+volatile uint32_t g_isr_runs;
+TVMFFIObject g_shared;
+TVMFFIObject g_objects[kSlots];
+TVMFFIObject* volatile g_handoff;
+
+void CountingDeleter(void*, int flags) {
+  if (flags == kTVMFFIObjectDeleterFlagBitMaskBoth) g_both = g_both + 1;
+  if (flags == kTVMFFIObjectDeleterFlagBitMaskStrong) g_destroy_only = g_destroy_only + 1;
+  if (flags == kTVMFFIObjectDeleterFlagBitMaskWeak) g_free_only = g_free_only + 1;
+}
+
+void Churn(TVMFFIObject* o) {
+  ObjectIncRef(o);
+  ObjectIncWeakRef(o);
+  if (ObjectTryPromoteWeak(o)) ObjectDecRef(o);
+  ObjectDecWeakRef(o);
+  ObjectDecRef(o);
+  port::GlobalLock();
+  port::GlobalUnlock();
+}
+
+void OnTick(void*) {
+  g_isr_runs = g_isr_runs + 1;
+  Churn(&g_shared);
+  TVMFFIObject* h = g_handoff;
+  if (h != nullptr) {
+    g_handoff = nullptr;
+    ObjectDecRef(h);  // the last strong reference, racing the main loop
+  }
+}
+
+int g_passed = 0;
+int g_failed = 0;
+void Expect(bool ok, const char* what) {
+  if (ok) {
+    ++g_passed;
+  } else {
+    ++g_failed;
+    std::printf("FAILED: %s\n", what);
+  }
+}
+
+}  // namespace
+
+int main() {
+  InitObjectHeader(&g_shared, kTVMFFIDynObjectBegin, &CountingDeleter);
+  ffi_core_systick_set_callback(&OnTick, nullptr);
+  // An interrupt every ~100 cycles lands inside the LDREX/STREX or PRIMASK
+  // windows of the main loop many times over.
+  if (ffi_core_systick_start(97) != 0) return 10;
+  for (int i = 0; i < 100000; ++i) Churn(&g_shared);
+
+  uint32_t promoted = 0;
+  for (int i = 0; i < kObjects; ++i) {
+    TVMFFIObject* o = &g_objects[i % kSlots];
+    InitObjectHeader(o, kTVMFFIDynObjectBegin, &CountingDeleter);
+    ObjectIncWeakRef(o);
+    g_handoff = o;  // the handler now owns the strong reference
+    for (int spin = (i * 7919) % 1500; spin > 0; --spin) __asm__ volatile("nop");
+    if (ObjectTryPromoteWeak(o)) {
+      ++promoted;
+      ObjectDecRef(o);
+    }
+    ObjectDecWeakRef(o);
+    while (g_handoff != nullptr) {
+    }
+  }
+  ffi_core_systick_stop();
+
+  std::printf("isr runs %lu, promoted %lu, deleter calls: both %lu, strong %lu, weak %lu\n",
+              static_cast<unsigned long>(g_isr_runs), static_cast<unsigned long>(promoted),
+              static_cast<unsigned long>(g_both), static_cast<unsigned long>(g_destroy_only),
+              static_cast<unsigned long>(g_free_only));
+  Expect(g_isr_runs > 1000, "the interrupt ran often");
+  Expect(ObjectStrongCount(&g_shared) == 1 && ObjectWeakCount(&g_shared) == 1, "shared counts intact");
+  Expect(g_destroy_only + g_both == kObjects, "every object destroyed once");
+  Expect(g_free_only + g_both == kObjects, "every object freed once");
+  Expect(g_both >= 1 && g_destroy_only >= 1, "both release paths ran");
+  bool all_dead = true;
+  for (const TVMFFIObject& o : g_objects) all_dead = all_dead && ObjectStrongCount(&o) == 0;
+  Expect(all_dead, "no object left alive");
+  ObjectDecRef(&g_shared);
+  std::printf("%d passed, %d failed\n", g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}
