@@ -14,7 +14,7 @@ set(FFI_CORE_QEMU_RUN "${FFI_CORE_BOARDS_DIR}/qemu-run.sh")
 
 # Included before project(): the only useful thing is choosing the toolchain
 # (it has to be known when project() enables the languages).
-if(NOT CMAKE_PROJECT_NAME)
+if(NOT DEFINED PROJECT_NAME) # CMAKE_PROJECT_NAME is cached and survives re-configures
   if(NOT CMAKE_TOOLCHAIN_FILE)
     set(CMAKE_TOOLCHAIN_FILE "${FFI_CORE_BOARD_TOOLCHAIN_FILE}" CACHE FILEPATH
         "Toolchain chosen by board ${FFI_CORE_BOARD}")

@@ -317,6 +317,11 @@ __attribute__((used, noreturn)) void ffi_core_fault_report(const uint32_t *frame
 
 /* Common entry for every fault and unexpected exception/IRQ. Thumb-1 only
  * so it also assembles for armv6-m. */
+/* The reporter runs on its own stack: the faulting one may be overflowed,
+ * and on small boards the exception frame sits right at its top, where the
+ * reporter's calls would overwrite it before it is printed. */
+__attribute__((used, aligned(8))) uint8_t ffi_core_fault_stack[512];
+
 __attribute__((naked)) void ffi_core_default_handler(void)
 {
     __asm__ volatile(
@@ -329,7 +334,7 @@ __attribute__((naked)) void ffi_core_default_handler(void)
         "1:\n\t"
         "mrs  r0, msp\n"
         "2:\n\t"
-        "ldr  r2, =__stack_top\n\t" /* fresh stack: the old one may be the fault */
+        "ldr  r2, =ffi_core_fault_stack + 512\n\t" /* see ffi_core_fault_stack */
         "mov  sp, r2\n\t"
         "ldr  r2, =ffi_core_fault_report\n\t"
         "bx   r2\n\t" /* r0 = frame, r1 = EXC_RETURN */

@@ -5,6 +5,7 @@
 #define DOCTEST_CONFIG_NO_EXCEPTIONS_BUT_WITH_ALL_ASSERTS
 #define DOCTEST_CONFIG_NO_POSIX_SIGNALS
 #define DOCTEST_CONFIG_NO_MULTITHREADING
+#define DOCTEST_CONFIG_COLORS_NONE
 #include <doctest/doctest.h>
 #include <ffi_core/ffi_core.h>
 

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Splits a GNU ld map file's flash and RAM use by owner: ffi-core
+(libffi_core.a), the C/C++ runtime (newlib, libstdc++, libgcc, crt), the
+board support (startup, syscalls) and the application. Prints one row.
+
+Usage: footprint.py <board> <file.map>
+"""
+import re
+import sys
+
+FLASH = (".text", ".rodata", ".ARM", ".init", ".fini", ".vectors", ".isr_vector")
+RAM = (".bss", ".data", "COMMON", ".noinit")
+# .data is in RAM and its initial image also in flash.
+
+LINE = re.compile(r"^\s*(\.[\w.$]+|COMMON)?\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S+\.(?:a|o|obj)\S*)$")
+
+
+def owner(path):
+    if "libffi_core.a" in path:
+        return "ffi-core"
+    if "ffi_core_board" in path or "/boards/" in path:
+        return "board"
+    if re.search(r"lib(c|c_nano|g|g_nano|m|stdc\+\+|stdc\+\+_nano|supc\+\+|supc\+\+_nano|gcc|nosys)\.a|crt\w*\.o", path):
+        return "runtime"
+    return "app"
+
+
+def main():
+    board, map_path = sys.argv[1], sys.argv[2]
+    text = open(map_path, encoding="utf-8", errors="replace").read()
+    text = text.split("Linker script and memory map", 1)[-1]
+    flash = {}
+    ram = {}
+    pending = None
+    for raw in text.splitlines():
+        # ld wraps long section names onto their own line.
+        if pending is not None and raw.startswith(" " * 16):
+            raw = pending + raw
+            pending = None
+        elif re.match(r"^\s*\.[\w.$]+$", raw):
+            pending = raw.rstrip()
+            continue
+        else:
+            pending = None
+        m = LINE.match(raw)
+        if not m:
+            continue
+        section, addr, size, path = m.group(1) or "", int(m.group(2), 16), int(m.group(3), 16), m.group(4)
+        if size == 0 or addr == 0 and not section.startswith(".vectors"):
+            continue
+        who = owner(path)
+        if section.startswith(FLASH):
+            flash[who] = flash.get(who, 0) + size
+        elif section.startswith(".data"):
+            flash[who] = flash.get(who, 0) + size
+            ram[who] = ram.get(who, 0) + size
+        elif section.startswith(RAM):
+            ram[who] = ram.get(who, 0) + size
+    cols = ["ffi-core", "runtime", "board", "app"]
+    print("| %-18s | %s | %s |" % (
+        board,
+        " | ".join("%6d" % flash.get(c, 0) for c in cols),
+        " | ".join("%6d" % ram.get(c, 0) for c in cols)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Footprint report: builds apps/footprint for each board at -Os with checking
+# mode off and small error-slot/registry capacities, runs it in QEMU, and
+# prints flash/RAM bytes split by owner (from the linker map).
+# Usage: scripts/footprint.sh [board...]   (default: all boards)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh >/dev/null
+
+declare -A PORT=([mps2-an385]=cortex_m [mps2-an386]=cortex_m [mps2-an500]=cortex_m
+                 [mps2-an505]=cortex_m [mps3-an547]=cortex_m [mps2-an385-armv6m]=cortex_m0
+                 [microbit]=cortex_m0)
+BOARDS=("$@")
+[ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+
+echo "ffi-core footprint: apps/footprint, -Os, FFI_CORE_CHECK_PADDING=OFF,"
+echo "error message 64 B / kind 16 B / 1 inline error, 4 global functions"
+echo
+echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: ffi-core | runtime |  board |    app |"
+echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|"
+for board in "${BOARDS[@]}"; do
+  dir="build/footprint-${board}"
+  cmake -S . -B "$dir" -DFFI_CORE_BOARD="$board" -DFFI_CORE_PORT="${PORT[$board]}" \
+    -DCMAKE_BUILD_TYPE=MinSizeRel -DFFI_CORE_CHECK_PADDING=OFF -DFFI_CORE_BUILD_TESTS=OFF \
+    -DFFI_CORE_ERROR_MESSAGE_CAPACITY=64 -DFFI_CORE_ERROR_KIND_CAPACITY=16 \
+    -DFFI_CORE_ERROR_SLOT_DEPTH=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4 >/dev/null
+  cmake --build "$dir" --target ffi_core_footprint -j"$(nproc)" >/dev/null
+  if ! boards/qemu-run.sh "$(sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' boards/$board/board.cmake)" \
+       "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
+    echo "footprint firmware failed on $board" >&2
+    exit 1
+  fi
+  python3 scripts/footprint.py "$board" "$dir/apps/footprint/ffi_core_footprint.map"
+done
