@@ -8,7 +8,7 @@ Usage: footprint.py <board> <file.map>
 import re
 import sys
 
-FLASH = (".text", ".rodata", ".ARM", ".init", ".fini", ".vectors", ".isr_vector")
+FLASH = (".text", ".rodata", ".ARM.exidx", ".ARM.extab", ".init", ".fini", ".vectors", ".isr_vector")
 RAM = (".bss", ".data", "COMMON", ".noinit")
 # .data is in RAM and its initial image also in flash.
 

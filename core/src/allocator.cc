@@ -4,7 +4,6 @@
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
-#include <ffi_core/type_traits.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -45,28 +44,25 @@ void BuiltinDeleteSpace(void* body) {
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
   Allocator* a = GetAllocator();
   if (a == nullptr) {
+    // Type indices stay numeric here: naming them would pull the whole
+    // name table into every firmware that allocates.
     RaiseError(ErrorKind::kMemoryError,
-               {"no allocator installed: cannot allocate ", size, " bytes for ",
-                TypeIndexName(type_index),
-                "; install one with ffi_core::SetAllocator or TVMFFISetCustomAllocator"});
-    return nullptr;
-  }
-  if (!IsPowerOfTwo(alignment) || alignment > 4096) {
-    RaiseError(ErrorKind::kValueError,
-               {"object alignment ", alignment, " is not a power of two up to 4096"});
+               {"no allocator installed (see ffi_core::SetAllocator): cannot allocate ", size,
+                " bytes for type index ", type_index});
     return nullptr;
   }
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset = RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
-  if (size > UINT32_MAX - body_offset) {
-    RaiseError(ErrorKind::kMemoryError, {"object of ", size, " bytes is too large"});
+  if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
+    RaiseError(ErrorKind::kMemoryError, {"bad object request: ", size, " bytes aligned to ", alignment,
+                                        " (alignment: a power of two up to 4096)"});
     return nullptr;
   }
   const size_t total = body_offset + size;
   void* base = Allocate(*a, total, alignment);
   if (base == nullptr) {
     RaiseError(ErrorKind::kMemoryError, {"allocator exhausted: cannot allocate ", total,
-                                         " bytes for ", TypeIndexName(type_index)});
+                                         " bytes for type index ", type_index});
     return nullptr;
   }
   char* body = static_cast<char*>(base) + body_offset;
@@ -112,12 +108,13 @@ Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t typ
   TVMFFICustomAllocator* custom = CurrentCustomAllocator();
   void* body = custom->allocate(size, alignment, type_index, custom->context);
   if (body == nullptr) {
-    // The contract says the allocator raised; make sure something is there.
+    // The contract says the allocator raised (a MemoryError); make sure
+    // something is there.
     if (!HasPendingError()) {
       return RaiseError(ErrorKind::kMemoryError,
                         {"custom allocator returned NULL for ", size, " bytes"});
     }
-    return StatusFromPendingError();
+    return Status(ErrorKind::kMemoryError);
   }
   return body;
 }

@@ -150,8 +150,9 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
   if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(func);
   if (obj->type_index != kTVMFFIFunction) {
-    RaiseError(ErrorKind::kTypeError,
-               {"TVMFFIFunctionCall: expected Function, got ", TypeIndexName(obj->type_index)});
+    // Numeric on purpose: the call path stays free of the type-name table.
+    RaiseError(ErrorKind::kTypeError, {"TVMFFIFunctionCall: expected a Function (type index 68), "
+                                       "got type index ", obj->type_index});
     return -1;
   }
   if (FFI_CORE_CHECK_PADDING) {

@@ -55,8 +55,7 @@ void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) 
 // Last resort when every inline error is held by the caller and there is
 // no memory: a static error that is never freed (it holds its own ref).
 constexpr char kExhaustedKind[] = "MemoryError";
-constexpr char kExhaustedMessage[] =
-    "error slot exhausted: the caller holds every inline error; the original error was dropped";
+constexpr char kExhaustedMessage[] = "error slot exhausted (caller holds every inline error)";
 ErrorObj g_exhausted = {
     {kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
     {{kExhaustedKind, sizeof(kExhaustedKind) - 1},
@@ -81,10 +80,13 @@ void ReplacePending(ErrorSlot* slot, TVMFFIObject* error) {
   if (old != nullptr) ObjectDecRef(old);
 }
 
-// Fills a free inline error; kind and message are written by the callbacks
-// so the message can be built from parts straight into place.
-template <typename WriteMessage>
-void RaiseInto(const char* kind, size_t kind_size, WriteMessage write_message) {
+// Writes a message into buf (capacity cap, length *len); false when cut short.
+using MessageWriter = bool (*)(const void* context, char* buf, size_t cap, size_t* len);
+
+// Fills a free inline error; the writer builds the message straight into
+// place. Not a template, so firmware links one copy of the slot logic.
+void RaiseInto(const char* kind, size_t kind_size, MessageWriter write_message,
+               const void* context) {
   ErrorSlot* slot = port::CurrentErrorSlot();
   InlineErrorObj* e = FindFreeInline(slot);
   if (e == nullptr && slot->pending != nullptr) {
@@ -101,7 +103,7 @@ void RaiseInto(const char* kind, size_t kind_size, WriteMessage write_message) {
   const size_t kind_len = CopyText(e->kind, sizeof(e->kind), kind, kind_size);
   size_t msg_len = 0;
   e->message[0] = '\0';
-  if (!write_message(e->message, sizeof(e->message), &msg_len)) {
+  if (!write_message(context, e->message, sizeof(e->message), &msg_len)) {
     MarkTruncated(e->message, sizeof(e->message), &msg_len);
   }
   e->error.cell.kind = TVMFFIByteArray{e->kind, kind_len};
@@ -111,6 +113,28 @@ void RaiseInto(const char* kind, size_t kind_size, WriteMessage write_message) {
   e->error.cell.cause_chain = nullptr;
   e->error.cell.extra_context = nullptr;
   ReplacePending(slot, &e->error.header);
+}
+
+// The C API's message: an array of C strings, NULL ones skipped.
+struct CStrParts {
+  const char* const* parts;
+  size_t count;
+};
+
+bool WriteMessageParts(const void* context, char* buf, size_t cap, size_t* len) {
+  for (const MessagePart& part : *static_cast<const std::initializer_list<MessagePart>*>(context)) {
+    if (!part.AppendTo(buf, cap, len)) return false;
+  }
+  return true;
+}
+
+bool WriteCStrParts(const void* context, char* buf, size_t cap, size_t* len) {
+  const CStrParts* p = static_cast<const CStrParts*>(context);
+  for (size_t i = 0; i < p->count; ++i) {
+    if (p->parts[i] == nullptr) continue;
+    if (!AppendBytes(buf, cap, len, p->parts[i], std::strlen(p->parts[i]))) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -134,24 +158,14 @@ bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
 
 Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message) {
   const char* name = ErrorKindName(kind);
-  RaiseInto(name, std::strlen(name), [&](char* buf, size_t cap, size_t* len) {
-    for (const MessagePart& part : message) {
-      if (!part.AppendTo(buf, cap, len)) return false;
-    }
-    return true;
-  });
+  RaiseInto(name, std::strlen(name), &WriteMessageParts, &message);
   return Status(kind);
 }
 
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts) {
   if (kind == nullptr) kind = "RuntimeError";
-  RaiseInto(kind, std::strlen(kind), [&](char* buf, size_t cap, size_t* len) {
-    for (size_t i = 0; i < num_parts; ++i) {
-      if (parts[i] == nullptr) continue;
-      if (!AppendBytes(buf, cap, len, parts[i], std::strlen(parts[i]))) return false;
-    }
-    return true;
-  });
+  const CStrParts context{parts, num_parts};
+  RaiseInto(kind, std::strlen(kind), &WriteCStrParts, &context);
 }
 
 ErrorKind ErrorKindFromName(const char* name, size_t size) {

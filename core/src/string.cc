@@ -18,10 +18,9 @@ Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_inde
     if (size != 0) std::memcpy(raw.v_bytes, data, size);
     return Any::AdoptRaw(raw);
   }
-  if (size > SIZE_MAX - sizeof(BytesObj) - 1) {
-    return RaiseError(ErrorKind::kMemoryError, {"string of ", size, " bytes is too large"});
-  }
-  FFI_CORE_ASSIGN_OR_RETURN(BytesObj * obj, NewObject<BytesObj>(object_index, size + 1));
+  // size + 1 saturates so that NewObject's overflow check sees it.
+  const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
+  FFI_CORE_ASSIGN_OR_RETURN(BytesObj * obj, NewObject<BytesObj>(object_index, with_nul));
   char* text = reinterpret_cast<char*>(obj + 1);
   std::memcpy(text, data, size);
   text[size] = '\0';

@@ -67,6 +67,9 @@ inline const Word* CountWord(const TVMFFIObject* obj, size_t index) {
   return reinterpret_cast<const Word*>(&obj->combined_ref_count) + index;
 }
 
+// One message for every underflow: a double release either way.
+inline constexpr char kUnderflow[] = "ffi-core: reference count underflow (double release)";
+
 template <typename Ops>
 struct HalfWordRefCount {
   static void IncStrong(TVMFFIObject* obj) { Ops::Increment(CountWord(obj, kStrongIndex)); }
@@ -79,19 +82,19 @@ struct HalfWordRefCount {
 
   static StrongRelease DecStrong(TVMFFIObject* obj) {
     const uint32_t strong_before = Ops::DecrementRelease(CountWord(obj, kStrongIndex));
-    if (strong_before == 0) Fatal("ffi-core: strong reference count underflow");
+    if (strong_before == 0) Fatal(kUnderflow);
     if (strong_before != 1) return StrongRelease::kAlive;
     // Strong is now 0 for good (see above); order the weak read and the
     // destruction after every other holder's release.
     Ops::AcquireFence();
     const uint32_t weak = Ops::Load(CountWord(obj, kWeakIndex));
-    if (weak == 0) Fatal("ffi-core: weak reference count underflow");
+    if (weak == 0) Fatal(kUnderflow);
     return weak == 1 ? StrongRelease::kLastBoth : StrongRelease::kLastStrongOnly;
   }
 
   static bool DecWeak(TVMFFIObject* obj) {
     const uint32_t weak_before = Ops::DecrementRelease(CountWord(obj, kWeakIndex));
-    if (weak_before == 0) Fatal("ffi-core: weak reference count underflow");
+    if (weak_before == 0) Fatal(kUnderflow);
     if (weak_before != 1) return false;
     Ops::AcquireFence();
     return true;

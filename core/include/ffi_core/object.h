@@ -11,6 +11,7 @@
 #include <tvm/ffi/c_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -57,8 +58,9 @@ template <typename T, typename... Args>
 Expected<T*> NewObject(int32_t type_index, size_t extra_bytes, Args&&... args) {
   static_assert(std::is_standard_layout_v<T>, "objects must be standard-layout");
   static_assert(offsetof(T, header) == 0, "the header must come first");
-  FFI_CORE_ASSIGN_OR_RETURN(void* mem,
-                            AllocateObjectStorage(sizeof(T) + extra_bytes, alignof(T), type_index));
+  // An impossible size saturates; the allocator then refuses it.
+  const size_t size = extra_bytes <= SIZE_MAX - sizeof(T) ? sizeof(T) + extra_bytes : SIZE_MAX;
+  FFI_CORE_ASSIGN_OR_RETURN(void* mem, AllocateObjectStorage(size, alignof(T), type_index));
   T* obj = new (mem) T(std::forward<Args>(args)...);
   InitObjectHeader(&obj->header, type_index, &detail::ObjectDeleter<T>);
   return obj;
