@@ -334,6 +334,10 @@ __attribute__((naked)) void ffi_core_default_handler(void)
         "1:\n\t"
         "mrs  r0, msp\n"
         "2:\n\t"
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+        "movs r2, #0\n\t" /* the fault stack lies below MSPLIM's guard: lift it */
+        "msr  msplim, r2\n\t"
+#endif
         "ldr  r2, =ffi_core_fault_stack + 512\n\t" /* see ffi_core_fault_stack */
         "mov  sp, r2\n\t"
         "ldr  r2, =ffi_core_fault_report\n\t"
