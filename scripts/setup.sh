@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(cmake g++ make doctest-dev python3-venv
+APT_PACKAGES=(cmake g++ make git clang-format doctest-dev python3-venv
               gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
               qemu-system-arm)
 TVM_FFI_VERSION="0.1.15.post2"

@@ -20,12 +20,14 @@ Status CheckVector(const char* kernel, const char* arg, const TensorView& t, uin
     return RaiseError(ErrorKind::kValueError, {kernel, ": ", arg, " must be on the CPU"});
   }
   if (t.dim() != 1) {
-    return RaiseError(ErrorKind::kValueError, {kernel, ": ", arg, " must be 1-D, got ", t.dim(), "-D"});
+    return RaiseError(ErrorKind::kValueError,
+                      {kernel, ": ", arg, " must be 1-D, got ", t.dim(), "-D"});
   }
   if (t.dtype().code != code || t.dtype().bits != bits || t.dtype().lanes != 1) {
     return RaiseError(ErrorKind::kTypeError, {kernel, ": ", arg, " has the wrong dtype"});
   }
-  if (!t.is_contiguous()) return RaiseError(ErrorKind::kValueError, {kernel, ": ", arg, " is strided"});
+  if (!t.is_contiguous())
+    return RaiseError(ErrorKind::kValueError, {kernel, ": ", arg, " is strided"});
   return Status::Ok();
 }
 
@@ -33,7 +35,8 @@ Status AddOne(TensorView x, TensorView y) {
   FFI_CORE_RETURN_IF_ERROR(CheckVector("add_one", "x", x, kDLFloat, 32));
   FFI_CORE_RETURN_IF_ERROR(CheckVector("add_one", "y", y, kDLFloat, 32));
   if (x.numel() != y.numel()) {
-    return RaiseError(ErrorKind::kValueError, {"add_one: x has ", x.numel(), " elements, y has ", y.numel()});
+    return RaiseError(ErrorKind::kValueError,
+                      {"add_one: x has ", x.numel(), " elements, y has ", y.numel()});
   }
   const float* in = static_cast<const float*>(x.data_ptr());
   float* out = static_cast<float*>(y.data_ptr());
@@ -45,7 +48,8 @@ ffi_core::Expected<int64_t> DotI8(TensorView a, TensorView b) {
   FFI_CORE_RETURN_IF_ERROR(CheckVector("dot_i8", "a", a, kDLInt, 8));
   FFI_CORE_RETURN_IF_ERROR(CheckVector("dot_i8", "b", b, kDLInt, 8));
   if (a.numel() != b.numel()) {
-    return RaiseError(ErrorKind::kValueError, {"dot_i8: a has ", a.numel(), " elements, b has ", b.numel()});
+    return RaiseError(ErrorKind::kValueError,
+                      {"dot_i8: a has ", a.numel(), " elements, b has ", b.numel()});
   }
   const int8_t* pa = static_cast<const int8_t*>(a.data_ptr());
   const int8_t* pb = static_cast<const int8_t*>(b.data_ptr());
@@ -65,7 +69,8 @@ namespace demo {
 ffi_core::Status RegisterKernels() {
   FFI_CORE_RETURN_IF_ERROR(ffi_core::RegisterSystemLibSymbol(
       "__tvm_ffi_add_one", reinterpret_cast<void*>(&__tvm_ffi_add_one)));
-  return ffi_core::RegisterSystemLibSymbol("__tvm_ffi_dot_i8", reinterpret_cast<void*>(&__tvm_ffi_dot_i8));
+  return ffi_core::RegisterSystemLibSymbol("__tvm_ffi_dot_i8",
+                                           reinterpret_cast<void*>(&__tvm_ffi_dot_i8));
 }
 
 }  // namespace demo

@@ -3,10 +3,10 @@
 // "ffi.SystemLib" and "ffi.ModuleGetFunction", then TVMFFIFunctionCall with
 // DLTensor arguments over static buffers. Prints inputs, outputs, a
 // deliberate bad call with its error kind and message, and the memory used.
+#include <ffi_core/ffi_core.h>
+
 #include <cstdio>
 #include <cstring>
-
-#include <ffi_core/ffi_core.h>
 
 #include "kernels.h"
 
@@ -70,7 +70,8 @@ void PrintError(const char* what) {
   TVMFFIObjectDecRef(err);
 }
 
-TVMFFIObjectHandle GetKernel(TVMFFIObjectHandle get_function, const TVMFFIAny& module, const char* name) {
+TVMFFIObjectHandle GetKernel(TVMFFIObjectHandle get_function, const TVMFFIAny& module,
+                             const char* name) {
   TVMFFIAny args[3] = {module, Ptr(kTVMFFIRawStr, name), TVMFFIAny{}};
   args[2].type_index = kTVMFFIBool;
   TVMFFIAny result{};
@@ -141,7 +142,8 @@ int main() {
   PrintInt8s("a", g_a, 8);
   std::printf(", ");
   PrintInt8s("b", g_b, 8);
-  std::printf(" -> %ld (expected %ld)\n", static_cast<long>(result.v_int64), static_cast<long>(expected));
+  std::printf(" -> %ld (expected %ld)\n", static_cast<long>(result.v_int64),
+              static_cast<long>(expected));
 
   // A deliberate bad call: int8 tensors passed to the float kernel.
   result = TVMFFIAny{};
@@ -156,10 +158,11 @@ int main() {
   if (TVMFFIFunctionCall(dot_i8, dot_args, 1, &result) == 0) ++failures;
   PrintError("dot_i8(a)");
 
-  std::printf("memory: pool of %u blocks x %u bytes: %u in use, peak %u, failed %u\n",
-              static_cast<unsigned>(g_pool.block_count()), static_cast<unsigned>(g_pool.block_size()),
-              static_cast<unsigned>(g_pool.live_blocks()), static_cast<unsigned>(g_pool.peak_blocks()),
-              static_cast<unsigned>(g_pool.failed_allocations()));
+  std::printf(
+      "memory: pool of %u blocks x %u bytes: %u in use, peak %u, failed %u\n",
+      static_cast<unsigned>(g_pool.block_count()), static_cast<unsigned>(g_pool.block_size()),
+      static_cast<unsigned>(g_pool.live_blocks()), static_cast<unsigned>(g_pool.peak_blocks()),
+      static_cast<unsigned>(g_pool.failed_allocations()));
   TVMFFIObjectDecRef(add_one);
   TVMFFIObjectDecRef(dot_i8);
   TVMFFIObjectDecRef(module.v_obj);

@@ -43,7 +43,8 @@ int main() {
   TVMFFIObjectDecRef(add);
 
   {
-    ffi_core::Expected<ffi_core::String> s = ffi_core::String::FromCStr("a string object from the pool");
+    ffi_core::Expected<ffi_core::String> s =
+        ffi_core::String::FromCStr("a string object from the pool");
     if (!s.ok() || s->is_small() || g_pool.live_blocks() != 1) ++failures;
   }
   if (g_pool.live_blocks() != 0) ++failures;

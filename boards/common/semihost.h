@@ -21,18 +21,14 @@
 /* M-profile traps "BKPT 0xAB" (Thumb) as a semihosting call: r0 = operation,
  * r1 = argument (usually a pointer to a parameter block), result in r0.
  * The "memory" clobber makes the host's reads/writes of the block visible. */
-static inline uintptr_t sh_call(uintptr_t op, const void *arg)
-{
-    register uintptr_t r0 __asm__("r0") = op;
-    register const void *r1 __asm__("r1") = arg;
-    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
-    return r0;
+static inline uintptr_t sh_call(uintptr_t op, const void* arg) {
+  register uintptr_t r0 __asm__("r0") = op;
+  register const void* r1 __asm__("r1") = arg;
+  __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+  return r0;
 }
 
 /* Writes a NUL-terminated string to the host console, unbuffered. */
-static inline void sh_write0(const char *s)
-{
-    sh_call(SH_SYS_WRITE0, s);
-}
+static inline void sh_write0(const char* s) { sh_call(SH_SYS_WRITE0, s); }
 
 #endif

@@ -41,7 +41,7 @@
 #define IS_V8M_MAIN 0
 #endif
 
-#define REG32(addr) (*(volatile uint32_t *)(addr))
+#define REG32(addr) (*(volatile uint32_t*)(addr))
 #define SCB_SHCSR REG32(0xE000ED24u)
 #define SCB_CFSR REG32(0xE000ED28u)
 #define SCB_HFSR REG32(0xE000ED2Cu)
@@ -69,12 +69,12 @@ extern uint32_t __stack_top[], __stack_limit[];
 extern uint32_t __data_start[], __data_end[], __data_load[];
 extern uint32_t __bss_start__[], __bss_end__[];
 
-int main(int argc, char **argv);
+int main(int argc, char** argv);
 void __libc_init_array(void);
 
 __attribute__((noreturn)) void Reset_Handler(void);
 void ffi_core_default_handler(void);
-__attribute__((noreturn)) void ffi_core_fault_report(const uint32_t *frame, uint32_t exc_return);
+__attribute__((noreturn)) void ffi_core_fault_report(const uint32_t* frame, uint32_t exc_return);
 
 /* Weak so a program can take over an exception; by default everything
  * unexpected ends in the fault reporter. SysTick_Handler is defined in
@@ -94,47 +94,43 @@ void SysTick_Handler(void) DEFAULT_HANDLER;
 /* Entry 0 is the initial stack pointer, not a function: a union keeps the
  * table free of object/function pointer casts. */
 typedef union {
-    void (*handler)(void);
-    const void *stack_top;
+  void (*handler)(void);
+  const void* stack_top;
 } vector_entry;
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic" /* [a ... b] range designator */
-__attribute__((section(".vectors"), used)) const vector_entry
-    ffi_core_vectors[16 + FFI_CORE_BOARD_NUM_IRQS] = {
-        [0] = {.stack_top = __stack_top},
-        [1] = {.handler = Reset_Handler},
-        [2] = {.handler = NMI_Handler},
-        [3] = {.handler = HardFault_Handler},
-        [4] = {.handler = MemManage_Handler},
-        [5] = {.handler = BusFault_Handler},
-        [6] = {.handler = UsageFault_Handler},
-        [7] = {.handler = SecureFault_Handler},
-        [11] = {.handler = SVC_Handler},
-        [12] = {.handler = DebugMon_Handler},
-        [14] = {.handler = PendSV_Handler},
-        [15] = {.handler = SysTick_Handler},
-        [16 ... 16 + FFI_CORE_BOARD_NUM_IRQS - 1] = {.handler = ffi_core_default_handler},
+__attribute__((section(".vectors"), used))
+const vector_entry ffi_core_vectors[16 + FFI_CORE_BOARD_NUM_IRQS] = {
+    [0] = {.stack_top = __stack_top},
+    [1] = {.handler = Reset_Handler},
+    [2] = {.handler = NMI_Handler},
+    [3] = {.handler = HardFault_Handler},
+    [4] = {.handler = MemManage_Handler},
+    [5] = {.handler = BusFault_Handler},
+    [6] = {.handler = UsageFault_Handler},
+    [7] = {.handler = SecureFault_Handler},
+    [11] = {.handler = SVC_Handler},
+    [12] = {.handler = DebugMon_Handler},
+    [14] = {.handler = PendSV_Handler},
+    [15] = {.handler = SysTick_Handler},
+    [16 ... 16 + FFI_CORE_BOARD_NUM_IRQS - 1] = {.handler = ffi_core_default_handler},
 };
 #pragma GCC diagnostic pop
 
-const char *ffi_core_board_name(void)
-{
-    return FFI_CORE_BOARD_NAME;
-}
+const char* ffi_core_board_name(void) { return FFI_CORE_BOARD_NAME; }
 
-void ffi_core_board_exit(int status)
-{
-    /* SYS_EXIT_EXTENDED carries the status to QEMU's own exit code. */
-    const uint32_t block[2] = {SH_ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status};
-    sh_call(SH_SYS_EXIT_EXTENDED, block);
-    /* Host without the extension: plain SYS_EXIT (AArch32 passes the reason
-     * itself) can still tell success from failure. */
-    sh_call(SH_SYS_EXIT, (const void *)(uintptr_t)(status == 0 ? SH_ADP_STOPPED_APPLICATION_EXIT
-                                                               : SH_ADP_STOPPED_RUN_TIME_ERROR));
-    for (;;) {
-        /* Nothing stopped us: park; the QEMU wrapper's timeout ends the run. */
-    }
+void ffi_core_board_exit(int status) {
+  /* SYS_EXIT_EXTENDED carries the status to QEMU's own exit code. */
+  const uint32_t block[2] = {SH_ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status};
+  sh_call(SH_SYS_EXIT_EXTENDED, block);
+  /* Host without the extension: plain SYS_EXIT (AArch32 passes the reason
+   * itself) can still tell success from failure. */
+  sh_call(SH_SYS_EXIT, (const void*)(uintptr_t)(status == 0 ? SH_ADP_STOPPED_APPLICATION_EXIT
+                                                            : SH_ADP_STOPPED_RUN_TIME_ERROR));
+  for (;;) {
+    /* Nothing stopped us: park; the QEMU wrapper's timeout ends the run. */
+  }
 }
 
 #if !IS_V8M_MAIN
@@ -142,177 +138,172 @@ void ffi_core_board_exit(int status)
  * heap and .bss. Where the core has an MPU (PMSAv6/v7, e.g. QEMU's M3/M4/M7;
  * QEMU's M0 has none) make the lowest STACK_GUARD_SIZE bytes of the stack
  * a no-access region, so an overflow faults instead. */
-static void enable_stack_guard(void)
-{
-    if (((MPU_TYPE >> 8) & 0xFFu) == 0) {
-        return; /* no MPU regions */
-    }
-    MPU_RNR = 0;
-    MPU_RBAR = (uint32_t)(uintptr_t)__stack_limit; /* aligned by the linker script */
-    /* XN, AP = no access, SIZE field n means 2^(n+1) bytes, enable. */
-    MPU_RASR = (1u << 28) | (7u << 1) | 1u;
-    MPU_CTRL = (1u << 2) | 1u; /* PRIVDEFENA: default map everywhere else */
-    __asm__ volatile("dsb\n\tisb" ::: "memory");
+static void enable_stack_guard(void) {
+  if (((MPU_TYPE >> 8) & 0xFFu) == 0) {
+    return; /* no MPU regions */
+  }
+  MPU_RNR = 0;
+  MPU_RBAR = (uint32_t)(uintptr_t)__stack_limit; /* aligned by the linker script */
+  /* XN, AP = no access, SIZE field n means 2^(n+1) bytes, enable. */
+  MPU_RASR = (1u << 28) | (7u << 1) | 1u;
+  MPU_CTRL = (1u << 2) | 1u; /* PRIVDEFENA: default map everywhere else */
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
 }
 #endif
 
 /* ---- argv from QEMU: "<kernel path> <-append words>" via SYS_GET_CMDLINE ---- */
 
 static char cmdline[FFI_CORE_BOARD_CMDLINE_MAX];
-static char *argv_table[FFI_CORE_BOARD_ARGV_MAX + 1];
+static char* argv_table[FFI_CORE_BOARD_ARGV_MAX + 1];
 static char default_argv0[] = FFI_CORE_BOARD_NAME;
 
 /* Splits in place on spaces. QEMU joins its words with single spaces, so a
  * word containing spaces is wrapped in "..." by qemu-run.sh; quotes are
  * removed here. Returns argc (at least 1). */
-static int build_argv(void)
-{
-    struct {
-        char *buffer;
-        uint32_t length;
-    } block = {cmdline, sizeof cmdline};
-    if (sh_call(SH_SYS_GET_CMDLINE, &block) != 0) {
-        sh_write0("ffi-core: command line unavailable or too long, ignoring it\n");
-        cmdline[0] = '\0';
+static int build_argv(void) {
+  struct {
+    char* buffer;
+    uint32_t length;
+  } block = {cmdline, sizeof cmdline};
+  if (sh_call(SH_SYS_GET_CMDLINE, &block) != 0) {
+    sh_write0("ffi-core: command line unavailable or too long, ignoring it\n");
+    cmdline[0] = '\0';
+  }
+  int argc = 0;
+  char* p = cmdline;
+  for (;;) {
+    while (*p == ' ') {
+      ++p;
     }
-    int argc = 0;
-    char *p = cmdline;
-    for (;;) {
-        while (*p == ' ') {
-            ++p;
-        }
-        if (*p == '\0') {
-            break;
-        }
-        if (argc == FFI_CORE_BOARD_ARGV_MAX) {
-            sh_write0("ffi-core: too many arguments, extra ones dropped\n");
-            break;
-        }
-        char *out = p;
-        argv_table[argc++] = p;
-        bool quoted = false;
-        for (; *p != '\0' && (quoted || *p != ' '); ++p) {
-            if (*p == '"') {
-                quoted = !quoted;
-            } else {
-                *out++ = *p;
-            }
-        }
-        if (*p != '\0') {
-            ++p; /* step over the separator before out may overwrite it */
-        }
-        *out = '\0';
+    if (*p == '\0') {
+      break;
     }
-    if (argc == 0) {
-        argv_table[argc++] = default_argv0;
+    if (argc == FFI_CORE_BOARD_ARGV_MAX) {
+      sh_write0("ffi-core: too many arguments, extra ones dropped\n");
+      break;
     }
-    argv_table[argc] = NULL;
-    return argc;
+    char* out = p;
+    argv_table[argc++] = p;
+    bool quoted = false;
+    for (; *p != '\0' && (quoted || *p != ' '); ++p) {
+      if (*p == '"') {
+        quoted = !quoted;
+      } else {
+        *out++ = *p;
+      }
+    }
+    if (*p != '\0') {
+      ++p; /* step over the separator before out may overwrite it */
+    }
+    *out = '\0';
+  }
+  if (argc == 0) {
+    argv_table[argc++] = default_argv0;
+  }
+  argv_table[argc] = NULL;
+  return argc;
 }
 
-void Reset_Handler(void)
-{
+void Reset_Handler(void) {
 #if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
-    /* CP10/CP11 full access before the first FP/MVE instruction. The
-     * barrier's memory clobber keeps the compiler from hoisting any
-     * (auto-vectorised) code above it. */
-    SCB_CPACR |= 0xFu << 20;
-    __asm__ volatile("dsb\n\tisb" ::: "memory");
+  /* CP10/CP11 full access before the first FP/MVE instruction. The
+   * barrier's memory clobber keeps the compiler from hoisting any
+   * (auto-vectorised) code above it. */
+  SCB_CPACR |= 0xFu << 20;
+  __asm__ volatile("dsb\n\tisb" ::: "memory");
 #endif
 #if IS_V8M_MAIN
-    /* Stack overflow into the heap becomes a UsageFault (STKOF). */
-    __asm__ volatile("msr msplim, %0" : : "r"(__stack_limit));
+  /* Stack overflow into the heap becomes a UsageFault (STKOF). */
+  __asm__ volatile("msr msplim, %0" : : "r"(__stack_limit));
 #else
-    enable_stack_guard();
+  enable_stack_guard();
 #endif
 #if HAS_FAULT_STATUS
-    /* Report MemManage/Bus/Usage(/Secure)Faults under their own name
-     * instead of everything escalating to HardFault. */
-    SCB_SHCSR |= (7u << 16) | (IS_V8M_MAIN ? (1u << 19) : 0u);
+  /* Report MemManage/Bus/Usage(/Secure)Faults under their own name
+   * instead of everything escalating to HardFault. */
+  SCB_SHCSR |= (7u << 16) | (IS_V8M_MAIN ? (1u << 19) : 0u);
 #endif
 
-    /* newlib's crt0 is not used: copy .data from its load address, zero .bss. */
-    memcpy(__data_start, __data_load, (size_t)((char *)__data_end - (char *)__data_start));
-    memset(__bss_start__, 0, (size_t)((char *)__bss_end__ - (char *)__bss_start__));
+  /* newlib's crt0 is not used: copy .data from its load address, zero .bss. */
+  memcpy(__data_start, __data_load, (size_t)((char*)__data_end - (char*)__data_start));
+  memset(__bss_start__, 0, (size_t)((char*)__bss_end__ - (char*)__bss_start__));
 
-    __libc_init_array(); /* C++ static constructors, __attribute__((constructor)) */
+  __libc_init_array(); /* C++ static constructors, __attribute__((constructor)) */
 
-    int argc = build_argv();
-    exit(main(argc, argv_table)); /* exit() runs atexit/destructors, flushes stdio, then _exit() */
+  int argc = build_argv();
+  exit(main(argc, argv_table)); /* exit() runs atexit/destructors, flushes stdio, then _exit() */
 }
 
 /* ---- fault reporting ---- */
 
-static void put_hex(const char *label, uint32_t value)
-{
-    char text[12] = "0x";
-    for (int i = 0; i < 8; ++i) {
-        text[2 + i] = "0123456789abcdef"[(value >> (28 - 4 * i)) & 0xFu];
-    }
-    text[10] = ' ';
-    text[11] = '\0';
-    sh_write0(label);
-    sh_write0(text);
+static void put_hex(const char* label, uint32_t value) {
+  char text[12] = "0x";
+  for (int i = 0; i < 8; ++i) {
+    text[2 + i] = "0123456789abcdef"[(value >> (28 - 4 * i)) & 0xFu];
+  }
+  text[10] = ' ';
+  text[11] = '\0';
+  sh_write0(label);
+  sh_write0(text);
 }
 
-static const char *exception_name(uint32_t number)
-{
-    static const char *const names[16] = {
-        "Thread",     "Reset",       "NMI",      "HardFault",    "MemManage", "BusFault",
-        "UsageFault", "SecureFault", "Reserved", "Reserved",     "Reserved",  "SVCall",
-        "DebugMon",   "Reserved",    "PendSV",   "SysTick",
-    };
-    return number < 16 ? names[number] : "IRQ";
+static const char* exception_name(uint32_t number) {
+  static const char* const names[16] = {
+      "Thread",     "Reset",       "NMI",      "HardFault", "MemManage", "BusFault",
+      "UsageFault", "SecureFault", "Reserved", "Reserved",  "Reserved",  "SVCall",
+      "DebugMon",   "Reserved",    "PendSV",   "SysTick",
+  };
+  return number < 16 ? names[number] : "IRQ";
 }
 
 /* Called (never returns) from ffi_core_default_handler on a fresh stack with
  * the exception frame the core pushed and the EXC_RETURN value. Uses only
  * SYS_WRITE0: the heap, stdio or stack may be what broke. */
-__attribute__((used, noreturn)) void ffi_core_fault_report(const uint32_t *frame, uint32_t exc_return)
-{
-    uint32_t ipsr;
-    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-    const uint32_t number = ipsr & 0x1FFu;
+__attribute__((used, noreturn)) void ffi_core_fault_report(const uint32_t* frame,
+                                                           uint32_t exc_return) {
+  uint32_t ipsr;
+  __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+  const uint32_t number = ipsr & 0x1FFu;
 
-    char digits[4];
-    char *digit = &digits[sizeof digits - 1];
-    *digit = '\0';
-    uint32_t rest = number;
-    do {
-        *--digit = (char)('0' + rest % 10);
-        rest /= 10;
-    } while (rest != 0);
-    sh_write0("\n*** ffi-core: ");
-    sh_write0(exception_name(number));
-    sh_write0(" (exception ");
-    sh_write0(digit);
-    sh_write0(") on " FFI_CORE_BOARD_NAME "\n    ");
-    put_hex("SP=", (uint32_t)(uintptr_t)frame);
-    /* A corrupted stack pointer is a common cause; only read the frame
-     * when it lies inside the stack, or the report itself would fault. */
-    const uintptr_t at = (uintptr_t)frame;
-    if (at >= (uintptr_t)__stack_limit + STACK_GUARD_SIZE && at + 32 <= (uintptr_t)__stack_top) {
-        put_hex("PC=", frame[6]);
-        put_hex("LR=", frame[5]);
-        put_hex("xPSR=", frame[7]);
-    } else {
-        sh_write0("(no readable exception frame: stack overflow or corrupt SP) ");
-    }
-    put_hex("EXC_RETURN=", exc_return);
+  char digits[4];
+  char* digit = &digits[sizeof digits - 1];
+  *digit = '\0';
+  uint32_t rest = number;
+  do {
+    *--digit = (char)('0' + rest % 10);
+    rest /= 10;
+  } while (rest != 0);
+  sh_write0("\n*** ffi-core: ");
+  sh_write0(exception_name(number));
+  sh_write0(" (exception ");
+  sh_write0(digit);
+  sh_write0(") on " FFI_CORE_BOARD_NAME "\n    ");
+  put_hex("SP=", (uint32_t)(uintptr_t)frame);
+  /* A corrupted stack pointer is a common cause; only read the frame
+   * when it lies inside the stack, or the report itself would fault. */
+  const uintptr_t at = (uintptr_t)frame;
+  if (at >= (uintptr_t)__stack_limit + STACK_GUARD_SIZE && at + 32 <= (uintptr_t)__stack_top) {
+    put_hex("PC=", frame[6]);
+    put_hex("LR=", frame[5]);
+    put_hex("xPSR=", frame[7]);
+  } else {
+    sh_write0("(no readable exception frame: stack overflow or corrupt SP) ");
+  }
+  put_hex("EXC_RETURN=", exc_return);
 #if HAS_FAULT_STATUS
-    sh_write0("\n    ");
-    put_hex("CFSR=", SCB_CFSR);
-    put_hex("HFSR=", SCB_HFSR);
-    put_hex("MMFAR=", SCB_MMFAR);
-    put_hex("BFAR=", SCB_BFAR);
+  sh_write0("\n    ");
+  put_hex("CFSR=", SCB_CFSR);
+  put_hex("HFSR=", SCB_HFSR);
+  put_hex("MMFAR=", SCB_MMFAR);
+  put_hex("BFAR=", SCB_BFAR);
 #if IS_V8M_MAIN
-    put_hex("SFSR=", SCB_SFSR);
-    put_hex("SFAR=", SCB_SFAR);
+  put_hex("SFSR=", SCB_SFSR);
+  put_hex("SFAR=", SCB_SFAR);
 #endif
 #endif
-    sh_write0("\n");
-    /* Distinct, documented status: 100 + exception number. */
-    ffi_core_board_exit(100 + (int)number);
+  sh_write0("\n");
+  /* Distinct, documented status: 100 + exception number. */
+  ffi_core_board_exit(100 + (int)number);
 }
 
 /* Common entry for every fault and unexpected exception/IRQ. Thumb-1 only
@@ -322,25 +313,24 @@ __attribute__((used, noreturn)) void ffi_core_fault_report(const uint32_t *frame
  * reporter's calls would overwrite it before it is printed. */
 __attribute__((used, aligned(8))) uint8_t ffi_core_fault_stack[512];
 
-__attribute__((naked)) void ffi_core_default_handler(void)
-{
-    __asm__ volatile(
-        "movs r0, #4\n\t"
-        "mov  r1, lr\n\t"
-        "tst  r0, r1\n\t" /* EXC_RETURN bit 2: frame on PSP (1) or MSP (0) */
-        "beq  1f\n\t"
-        "mrs  r0, psp\n\t"
-        "b    2f\n"
-        "1:\n\t"
-        "mrs  r0, msp\n"
-        "2:\n\t"
+__attribute__((naked)) void ffi_core_default_handler(void) {
+  __asm__ volatile(
+      "movs r0, #4\n\t"
+      "mov  r1, lr\n\t"
+      "tst  r0, r1\n\t" /* EXC_RETURN bit 2: frame on PSP (1) or MSP (0) */
+      "beq  1f\n\t"
+      "mrs  r0, psp\n\t"
+      "b    2f\n"
+      "1:\n\t"
+      "mrs  r0, msp\n"
+      "2:\n\t"
 #if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
-        "movs r2, #0\n\t" /* the fault stack lies below MSPLIM's guard: lift it */
-        "msr  msplim, r2\n\t"
+      "movs r2, #0\n\t" /* the fault stack lies below MSPLIM's guard: lift it */
+      "msr  msplim, r2\n\t"
 #endif
-        "ldr  r2, =ffi_core_fault_stack + 512\n\t" /* see ffi_core_fault_stack */
-        "mov  sp, r2\n\t"
-        "ldr  r2, =ffi_core_fault_report\n\t"
-        "bx   r2\n\t" /* r0 = frame, r1 = EXC_RETURN */
-        ".ltorg\n");
+      "ldr  r2, =ffi_core_fault_stack + 512\n\t" /* see ffi_core_fault_stack */
+      "mov  sp, r2\n\t"
+      "ldr  r2, =ffi_core_fault_report\n\t"
+      "bx   r2\n\t" /* r0 = frame, r1 = EXC_RETURN */
+      ".ltorg\n");
 }

@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#define REG32(addr) (*(volatile uint32_t *)(addr))
+#define REG32(addr) (*(volatile uint32_t*)(addr))
 #define SYST_CSR REG32(0xE000E010u)
 #define SYST_RVR REG32(0xE000E014u)
 #define SYST_CVR REG32(0xE000E018u)
@@ -15,46 +15,37 @@ void SysTick_Handler(void); /* vector table entry, see startup.c */
 
 static volatile uint32_t tick_count;
 static ffi_core_systick_callback volatile tick_callback;
-static void *volatile tick_context;
+static void* volatile tick_context;
 
-int ffi_core_systick_start(uint32_t reload)
-{
-    if (reload == 0 || reload > 0xFFFFFFu) {
-        return -1;
-    }
-    SYST_CSR = 0; /* stop while reprogramming */
-    SYST_RVR = reload;
-    SYST_CVR = 0; /* any write clears; next clock reloads */
-    SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE_CPU;
-    return 0;
+int ffi_core_systick_start(uint32_t reload) {
+  if (reload == 0 || reload > 0xFFFFFFu) {
+    return -1;
+  }
+  SYST_CSR = 0; /* stop while reprogramming */
+  SYST_RVR = reload;
+  SYST_CVR = 0; /* any write clears; next clock reloads */
+  SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE_CPU;
+  return 0;
 }
 
-void ffi_core_systick_stop(void)
-{
-    SYST_CSR = 0;
+void ffi_core_systick_stop(void) { SYST_CSR = 0; }
+
+uint32_t ffi_core_systick_ticks(void) { return tick_count; }
+
+void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void* context) {
+  /* Mask interrupts so the handler never sees a new callback with the
+   * old context. PRIMASK is restored, so this nests safely. */
+  uint32_t primask;
+  __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+  tick_context = context;
+  tick_callback = callback;
+  __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
 }
 
-uint32_t ffi_core_systick_ticks(void)
-{
-    return tick_count;
-}
-
-void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void *context)
-{
-    /* Mask interrupts so the handler never sees a new callback with the
-     * old context. PRIMASK is restored, so this nests safely. */
-    uint32_t primask;
-    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
-    tick_context = context;
-    tick_callback = callback;
-    __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
-}
-
-void SysTick_Handler(void)
-{
-    tick_count = tick_count + 1; /* only the handler writes it */
-    const ffi_core_systick_callback callback = tick_callback;
-    if (callback != NULL) {
-        callback(tick_context);
-    }
+void SysTick_Handler(void) {
+  tick_count = tick_count + 1; /* only the handler writes it */
+  const ffi_core_systick_callback callback = tick_callback;
+  if (callback != NULL) {
+    callback(tick_context);
+  }
 }

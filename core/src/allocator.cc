@@ -35,8 +35,8 @@ TVMFFIObjectAllocHeader* AllocHeaderOf(void* body) {
 }
 
 void BuiltinDeleteSpace(void* body) {
-  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
-                                                       sizeof(BlockPrefix));
+  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
+      reinterpret_cast<char*>(AllocHeaderOf(body)) - sizeof(BlockPrefix));
   BlockPrefix p = *prefix;
   Deallocate(*p.allocator, static_cast<char*>(body) - p.body_offset, p.total, p.alignment);
 }
@@ -52,10 +52,11 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
     return nullptr;
   }
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
-  const size_t body_offset = RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
+  const size_t body_offset =
+      RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
   if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
-    RaiseError(ErrorKind::kMemoryError, {"bad object request: ", size, " bytes aligned to ", alignment,
-                                        " (alignment: a power of two up to 4096)"});
+    RaiseError(ErrorKind::kMemoryError, {"bad object request: ", size, " bytes aligned to ",
+                                         alignment, " (alignment: a power of two up to 4096)"});
     return nullptr;
   }
   const size_t total = body_offset + size;
@@ -67,8 +68,8 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
   }
   char* body = static_cast<char*>(base) + body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
-  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
-                                                       sizeof(BlockPrefix));
+  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
+      reinterpret_cast<char*>(AllocHeaderOf(body)) - sizeof(BlockPrefix));
   *prefix = BlockPrefix{a, static_cast<uint32_t>(total), static_cast<uint16_t>(body_offset),
                         static_cast<uint16_t>(alignment)};
   return body;
@@ -101,7 +102,9 @@ void UseDefaultAllocator() { g_allocator_set = false; }
 Allocator* GetAllocator() { return g_allocator_set ? g_allocator : port::DefaultAllocator(); }
 Allocator* MallocAllocator() { return &g_malloc; }
 
-TVMFFICustomAllocator* CurrentCustomAllocator() { return g_custom != nullptr ? g_custom : &g_builtin; }
+TVMFFICustomAllocator* CurrentCustomAllocator() {
+  return g_custom != nullptr ? g_custom : &g_builtin;
+}
 void SetCustomAllocator(TVMFFICustomAllocator* allocator) { g_custom = allocator; }
 
 Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index) {

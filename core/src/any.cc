@@ -7,29 +7,52 @@ namespace ffi_core {
 
 const char* TypeIndexName(int32_t type_index) {
   switch (type_index) {
-    case kTVMFFINone: return "None";
-    case kTVMFFIInt: return "int";
-    case kTVMFFIBool: return "bool";
-    case kTVMFFIFloat: return "float";
-    case kTVMFFIOpaquePtr: return "void*";
-    case kTVMFFIDataType: return "DataType";
-    case kTVMFFIDevice: return "Device";
-    case kTVMFFIDLTensorPtr: return "DLTensor*";
-    case kTVMFFIRawStr: return "const char*";
-    case kTVMFFIByteArrayPtr: return "TVMFFIByteArray*";
-    case kTVMFFIObjectRValueRef: return "ObjectRValueRef";
-    case kTVMFFISmallStr: return "str";
-    case kTVMFFISmallBytes: return "bytes";
-    case kTVMFFIObject: return "Object";
-    case kTVMFFIStr: return "str";
-    case kTVMFFIBytes: return "bytes";
-    case kTVMFFIError: return "Error";
-    case kTVMFFIFunction: return "Function";
-    case kTVMFFIShape: return "Shape";
-    case kTVMFFITensor: return "Tensor";
-    case kTVMFFIArray: return "Array";
-    case kTVMFFIMap: return "Map";
-    case kTVMFFIModule: return "Module";
+    case kTVMFFINone:
+      return "None";
+    case kTVMFFIInt:
+      return "int";
+    case kTVMFFIBool:
+      return "bool";
+    case kTVMFFIFloat:
+      return "float";
+    case kTVMFFIOpaquePtr:
+      return "void*";
+    case kTVMFFIDataType:
+      return "DataType";
+    case kTVMFFIDevice:
+      return "Device";
+    case kTVMFFIDLTensorPtr:
+      return "DLTensor*";
+    case kTVMFFIRawStr:
+      return "const char*";
+    case kTVMFFIByteArrayPtr:
+      return "TVMFFIByteArray*";
+    case kTVMFFIObjectRValueRef:
+      return "ObjectRValueRef";
+    case kTVMFFISmallStr:
+      return "str";
+    case kTVMFFISmallBytes:
+      return "bytes";
+    case kTVMFFIObject:
+      return "Object";
+    case kTVMFFIStr:
+      return "str";
+    case kTVMFFIBytes:
+      return "bytes";
+    case kTVMFFIError:
+      return "Error";
+    case kTVMFFIFunction:
+      return "Function";
+    case kTVMFFIShape:
+      return "Shape";
+    case kTVMFFITensor:
+      return "Tensor";
+    case kTVMFFIArray:
+      return "Array";
+    case kTVMFFIMap:
+      return "Map";
+    case kTVMFFIModule:
+      return "Module";
     default:
       return type_index >= kTVMFFIStaticObjectBegin ? "Object" : "unknown type";
   }
@@ -43,8 +66,8 @@ Status RaiseConversionError(Conversion c, const char* expected, int32_t actual_i
   const char* arg = arg_index >= 0 ? "argument #" : "value";
   if (c == Conversion::kOutOfRange) {
     if (arg_index >= 0) {
-      return RaiseError(ErrorKind::kTypeError, {prefix, sep, arg, arg_index,
-                                                ": value out of range for ", expected});
+      return RaiseError(ErrorKind::kTypeError,
+                        {prefix, sep, arg, arg_index, ": value out of range for ", expected});
     }
     return RaiseError(ErrorKind::kTypeError, {prefix, sep, arg, ": out of range for ", expected});
   }
@@ -52,8 +75,8 @@ Status RaiseConversionError(Conversion c, const char* expected, int32_t actual_i
     return RaiseError(ErrorKind::kTypeError, {prefix, sep, arg, arg_index, ": expected ", expected,
                                               ", got ", TypeIndexName(actual_index)});
   }
-  return RaiseError(ErrorKind::kTypeError,
-                    {prefix, sep, arg, ": expected ", expected, ", got ", TypeIndexName(actual_index)});
+  return RaiseError(ErrorKind::kTypeError, {prefix, sep, arg, ": expected ", expected, ", got ",
+                                            TypeIndexName(actual_index)});
 }
 
 Expected<Any> Any::FromView(const AnyView& view) {

@@ -40,7 +40,8 @@ int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input
                               int32_t small_index, int32_t object_index) {
   if (input == nullptr) return NullArgument(function, "input");
   if (out == nullptr) return NullArgument(function, "out");
-  Expected<Any> value = detail::MakeByteSequence(input->data, input->size, small_index, object_index);
+  Expected<Any> value =
+      detail::MakeByteSequence(input->data, input->size, small_index, object_index);
   if (!value.ok()) return -1;
   *out = std::move(value).value().ReleaseRaw();
   return 0;
@@ -144,7 +145,8 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
   if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
   if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
   if (num_args < 0) {
-    RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"});
+    RaiseError(ErrorKind::kValueError,
+               {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"});
     return -1;
   }
   if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
@@ -152,7 +154,8 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
   if (obj->type_index != kTVMFFIFunction) {
     // Numeric on purpose: the call path stays free of the type-name table.
     RaiseError(ErrorKind::kTypeError, {"TVMFFIFunctionCall: expected a Function (type index 68), "
-                                       "got type index ", obj->type_index});
+                                       "got type index ",
+                                       obj->type_index});
     return -1;
   }
   if (FFI_CORE_CHECK_PADDING) {

@@ -37,8 +37,8 @@ struct Alias {
   const char* alias;
   const char* canonical;
 };
-constexpr Alias kAliases[] = {{"i", "int"},     {"u", "uint"},    {"f", "float"},
-                              {"bf", "bfloat"}, {"fp8_", "float8_"}, {"fp6_", "float6_"},
+constexpr Alias kAliases[] = {{"i", "int"},       {"u", "uint"},       {"f", "float"},
+                              {"bf", "bfloat"},   {"fp8_", "float8_"}, {"fp6_", "float6_"},
                               {"fp4_", "float4_"}};
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -66,14 +66,15 @@ Status Invalid(const char* text, size_t size, const char* why) {
   const size_t n = size < sizeof(shown) - 1 ? size : sizeof(shown) - 1;
   if (n != 0) std::memcpy(shown, text, n);
   shown[n] = '\0';
-  return RaiseError(ErrorKind::kValueError, {"invalid dtype '", shown, size > n ? "...'" : "'",
-                                             ": ", why});
+  return RaiseError(ErrorKind::kValueError,
+                    {"invalid dtype '", shown, size > n ? "...'" : "'", ": ", why});
 }
 
 }  // namespace
 
 Status DataTypeFromString(const char* text, size_t size, DLDataType* out) {
-  if (text == nullptr && size != 0) return RaiseError(ErrorKind::kValueError, {"dtype text is NULL"});
+  if (text == nullptr && size != 0)
+    return RaiseError(ErrorKind::kValueError, {"dtype text is NULL"});
   if (size == 0 || (size == 4 && std::memcmp(text, "void", 4) == 0)) {
     *out = DLDataType{kDLOpaqueHandle, 0, 0};
     return Status::Ok();

@@ -33,8 +33,8 @@ extern "C" {
 int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, TVMFFIStreamHandle stream,
                        TVMFFIStreamHandle* opt_out_original_stream) {
   if (device_type < 0 || device_id < 0) {
-    RaiseError(ErrorKind::kValueError, {"TVMFFIEnvSetStream: negative device (", device_type, ", ",
-                                        device_id, ")"});
+    RaiseError(ErrorKind::kValueError,
+               {"TVMFFIEnvSetStream: negative device (", device_type, ", ", device_id, ")"});
     return -1;
   }
   EnvContext* env = port::CurrentEnvContext();
@@ -63,9 +63,9 @@ TVMFFIStreamHandle TVMFFIEnvGetStream(int32_t device_type, int32_t device_id) {
   return e != nullptr ? e->stream : nullptr;
 }
 
-int TVMFFIEnvSetDLPackManagedTensorAllocator(DLPackManagedTensorAllocator allocator,
-                                             int write_to_global_context,
-                                             DLPackManagedTensorAllocator* opt_out_original_allocator) {
+int TVMFFIEnvSetDLPackManagedTensorAllocator(
+    DLPackManagedTensorAllocator allocator, int write_to_global_context,
+    DLPackManagedTensorAllocator* opt_out_original_allocator) {
   EnvContext* env = port::CurrentEnvContext();
   if (opt_out_original_allocator != nullptr) *opt_out_original_allocator = env->dlpack_allocator;
   if (write_to_global_context != 0) {

@@ -56,14 +56,13 @@ void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) 
 // no memory: a static error that is never freed (it holds its own ref).
 constexpr char kExhaustedKind[] = "MemoryError";
 constexpr char kExhaustedMessage[] = "error slot exhausted (caller holds every inline error)";
-ErrorObj g_exhausted = {
-    {kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
-    {{kExhaustedKind, sizeof(kExhaustedKind) - 1},
-     {kExhaustedMessage, sizeof(kExhaustedMessage) - 1},
-     {"", 0},
-     &IgnoreBacktraceUpdate,
-     nullptr,
-     nullptr}};
+ErrorObj g_exhausted = {{kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
+                        {{kExhaustedKind, sizeof(kExhaustedKind) - 1},
+                         {kExhaustedMessage, sizeof(kExhaustedMessage) - 1},
+                         {"", 0},
+                         &IgnoreBacktraceUpdate,
+                         nullptr,
+                         nullptr}};
 
 InlineErrorObj* FindFreeInline(ErrorSlot* slot) {
   for (InlineErrorObj& e : slot->storage) {
@@ -170,8 +169,9 @@ void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_part
 
 ErrorKind ErrorKindFromName(const char* name, size_t size) {
   static constexpr ErrorKind kKinds[] = {
-      ErrorKind::kTypeError,    ErrorKind::kValueError,          ErrorKind::kIndexError,
-      ErrorKind::kKeyError,     ErrorKind::kMemoryError,         ErrorKind::kRuntimeError,
+      ErrorKind::kTypeError,           ErrorKind::kValueError,
+      ErrorKind::kIndexError,          ErrorKind::kKeyError,
+      ErrorKind::kMemoryError,         ErrorKind::kRuntimeError,
       ErrorKind::kNotImplementedError, ErrorKind::kInternalError};
   for (ErrorKind k : kKinds) {
     const char* n = ErrorKindName(k);

@@ -47,7 +47,8 @@ Expected<Module> NewModule(void* library) {
 // ---- built-in globals ----
 
 Status SystemLibGlobal(PackedArgs args, Any* rv) {
-  if (args.size() > 1) return RaiseError(ErrorKind::kTypeError, {"ffi.SystemLib: expected 0 or 1 arguments"});
+  if (args.size() > 1)
+    return RaiseError(ErrorKind::kTypeError, {"ffi.SystemLib: expected 0 or 1 arguments"});
   FFI_CORE_ASSIGN_OR_RETURN(Module m, Module::SystemLib());
   *rv = Any(m);
   return Status::Ok();
@@ -55,7 +56,8 @@ Status SystemLibGlobal(PackedArgs args, Any* rv) {
 
 Status ModuleGetFunctionGlobal(PackedArgs args, Any* rv) {
   if (args.size() < 2 || args.size() > 3) {
-    return RaiseError(ErrorKind::kTypeError, {"ffi.ModuleGetFunction: expected (module, name[, query_imports])"});
+    return RaiseError(ErrorKind::kTypeError,
+                      {"ffi.ModuleGetFunction: expected (module, name[, query_imports])"});
   }
   FFI_CORE_ASSIGN_OR_RETURN(Module m, args[0].As<Module>());
   FFI_CORE_ASSIGN_OR_RETURN(String name, args[1].As<String>());
@@ -66,7 +68,8 @@ Status ModuleGetFunctionGlobal(PackedArgs args, Any* rv) {
 
 Status LoadSharedLibraryGlobal(PackedArgs args, Any* rv) {
   if (args.size() < 1 || args.size() > 2) {
-    return RaiseError(ErrorKind::kTypeError, {"ffi.Module.load_from_file.so: expected (path[, format])"});
+    return RaiseError(ErrorKind::kTypeError,
+                      {"ffi.Module.load_from_file.so: expected (path[, format])"});
   }
   FFI_CORE_ASSIGN_OR_RETURN(String path, args[0].As<String>());
   FFI_CORE_ASSIGN_OR_RETURN(Module m, Module::LoadFromFile(path.data()));
@@ -75,15 +78,19 @@ Status LoadSharedLibraryGlobal(PackedArgs args, Any* rv) {
 }
 
 Status LoadFromFileGlobal(PackedArgs args, Any* rv) {
-  if (args.size() != 1) return RaiseError(ErrorKind::kTypeError, {"ffi.ModuleLoadFromFile: expected (path)"});
+  if (args.size() != 1)
+    return RaiseError(ErrorKind::kTypeError, {"ffi.ModuleLoadFromFile: expected (path)"});
   FFI_CORE_ASSIGN_OR_RETURN(String path, args[0].As<String>());
   // Dispatch on the extension to "ffi.Module.load_from_file.<ext>".
   const char* dot = std::strrchr(path.data(), '.');
-  if (dot == nullptr) return RaiseError(ErrorKind::kValueError, {"ffi.ModuleLoadFromFile: '", path.data(), "' has no extension"});
+  if (dot == nullptr)
+    return RaiseError(ErrorKind::kValueError,
+                      {"ffi.ModuleLoadFromFile: '", path.data(), "' has no extension"});
   char loader[64] = "ffi.Module.load_from_file.";
   const size_t base = std::strlen(loader);
   const size_t ext = std::strlen(dot + 1);
-  if (base + ext >= sizeof(loader)) return RaiseError(ErrorKind::kValueError, {"ffi.ModuleLoadFromFile: extension too long"});
+  if (base + ext >= sizeof(loader))
+    return RaiseError(ErrorKind::kValueError, {"ffi.ModuleLoadFromFile: extension too long"});
   std::memcpy(loader + base, dot + 1, ext + 1);
   FFI_CORE_ASSIGN_OR_RETURN(Function f, detail::FindBuiltinGlobal(loader, base + ext));
   if (!f) return RaiseError(ErrorKind::kValueError, {"no loader for '", dot, "' files"});
@@ -125,8 +132,9 @@ Status RegisterSystemLibSymbol(const char* name, void* symbol) {
   if (slot != nullptr) *slot = SystemSymbol{name, symbol};
   port::GlobalUnlock();
   if (slot == nullptr) {
-    return RaiseError(ErrorKind::kMemoryError, {"system library full (FFI_CORE_SYSTEM_LIB_CAPACITY=",
-                                                FFI_CORE_SYSTEM_LIB_CAPACITY, ") registering ", name});
+    return RaiseError(ErrorKind::kMemoryError,
+                      {"system library full (FFI_CORE_SYSTEM_LIB_CAPACITY=",
+                       FFI_CORE_SYSTEM_LIB_CAPACITY, ") registering ", name});
   }
   return Status::Ok();
 }
@@ -146,7 +154,8 @@ Expected<Function> Module::GetFunction(const char* name, size_t size) const {
   if (!obj_) return RaiseError(ErrorKind::kValueError, {"GetFunction on an empty Module"});
   constexpr size_t kPrefix = sizeof(kSymbolPrefix) - 1;
   if (name == nullptr || size == 0 || size > kMaxSymbolName) {
-    return RaiseError(ErrorKind::kValueError, {"function name empty or longer than ", kMaxSymbolName});
+    return RaiseError(ErrorKind::kValueError,
+                      {"function name empty or longer than ", kMaxSymbolName});
   }
   // Accept names with or without the prefix.
   char symbol[kPrefix + kMaxSymbolName + 1];
@@ -160,7 +169,8 @@ Expected<Function> Module::GetFunction(const char* name, size_t size) const {
   void* addr = obj_->library != nullptr ? port::LibrarySymbol(obj_->library, symbol)
                                         : FindSystemSymbol(symbol);
   if (addr == nullptr) return Function();
-  FFI_CORE_ASSIGN_OR_RETURN(LibraryFunctionObj * f, NewObject<LibraryFunctionObj>(kTVMFFIFunction, 0));
+  FFI_CORE_ASSIGN_OR_RETURN(LibraryFunctionObj * f,
+                            NewObject<LibraryFunctionObj>(kTVMFFIFunction, 0));
   f->cell = TVMFFIFunctionCell{&CallLibraryFunction, nullptr};
   f->target = reinterpret_cast<TVMFFISafeCallType>(addr);
   f->module = obj_.header();

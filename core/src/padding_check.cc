@@ -47,12 +47,14 @@ Status CheckAnyInvariants(const TVMFFIAny& v, int index) {
     case kTVMFFIFloat:
       return Status::Ok();
     case kTVMFFIDataType:
-      if (!TailIsZero(v, sizeof(DLDataType))) return Broken(index, t, "DataType padding is not zero");
+      if (!TailIsZero(v, sizeof(DLDataType)))
+        return Broken(index, t, "DataType padding is not zero");
       return Status::Ok();
     case kTVMFFIDevice:
       // See device.h: a short-enum C writer may leave bytes 1-3 uninitialised.
       if (!DeviceTypeIsClean(v.v_device)) {
-        return Broken(index, t, "DLDevice.device_type has non-zero bytes 1-3 (zero-initialise DLDevice)");
+        return Broken(index, t,
+                      "DLDevice.device_type has non-zero bytes 1-3 (zero-initialise DLDevice)");
       }
       return Status::Ok();
     case kTVMFFIOpaquePtr:

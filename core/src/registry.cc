@@ -60,9 +60,10 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
         }
       }
       if (e == nullptr) {
-        return RaiseError(ErrorKind::kMemoryError,
-                          {"global function table is full (FFI_CORE_GLOBAL_FUNCTION_CAPACITY=",
-                           FFI_CORE_GLOBAL_FUNCTION_CAPACITY, ") registering '", owned.data(), "'"});
+        return RaiseError(
+            ErrorKind::kMemoryError,
+            {"global function table is full (FFI_CORE_GLOBAL_FUNCTION_CAPACITY=",
+             FFI_CORE_GLOBAL_FUNCTION_CAPACITY, ") registering '", owned.data(), "'"});
       }
     } else {
       old_function = e->function;

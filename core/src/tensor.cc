@@ -35,7 +35,8 @@ bool IsContiguous(const DLTensor& t) {
 Status CheckAxis(int64_t i, int32_t ndim, int64_t* axis) {
   const int64_t a = i < 0 ? i + ndim : i;
   if (a < 0 || a >= ndim) {
-    return RaiseError(ErrorKind::kIndexError, {"axis ", i, " out of range for a tensor of rank ", ndim});
+    return RaiseError(ErrorKind::kIndexError,
+                      {"axis ", i, " out of range for a tensor of rank ", ndim});
   }
   *axis = a;
   return Status::Ok();
@@ -43,13 +44,15 @@ Status CheckAxis(int64_t i, int32_t ndim, int64_t* axis) {
 
 Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype) {
   if (ndim < 0 || ndim > FFI_CORE_TENSOR_MAX_NDIM) {
-    return RaiseError(ErrorKind::kValueError, {who, ": ndim ", ndim, " outside [0, ",
-                                               FFI_CORE_TENSOR_MAX_NDIM, "]"});
+    return RaiseError(ErrorKind::kValueError,
+                      {who, ": ndim ", ndim, " outside [0, ", FFI_CORE_TENSOR_MAX_NDIM, "]"});
   }
-  if (shape == nullptr && ndim != 0) return RaiseError(ErrorKind::kValueError, {who, ": NULL shape"});
+  if (shape == nullptr && ndim != 0)
+    return RaiseError(ErrorKind::kValueError, {who, ": NULL shape"});
   for (int32_t i = 0; i < ndim; ++i) {
     if (shape[i] < 0) {
-      return RaiseError(ErrorKind::kValueError, {who, ": negative size ", shape[i], " at axis ", i});
+      return RaiseError(ErrorKind::kValueError,
+                        {who, ": negative size ", shape[i], " at axis ", i});
     }
   }
   if (dtype.lanes == 0 || dtype.bits == 0) {
@@ -102,13 +105,14 @@ Status CheckImport(const char* who, const DLTensor& t, size_t require_alignment,
                    bool require_contiguous) {
   FFI_CORE_RETURN_IF_ERROR(detail::CheckTensorMetadata(who, t.ndim, t.shape, t.dtype));
   if (t.data == nullptr && detail::Numel(t) != 0) {
-    return RaiseError(ErrorKind::kValueError, {who, ": NULL data with ", detail::Numel(t), " elements"});
+    return RaiseError(ErrorKind::kValueError,
+                      {who, ": NULL data with ", detail::Numel(t), " elements"});
   }
   if (require_alignment > 1) {
     const uintptr_t p = reinterpret_cast<uintptr_t>(t.data) + t.byte_offset;
     if (p % require_alignment != 0) {
-      return RaiseError(ErrorKind::kValueError, {who, ": data is not aligned to ", require_alignment,
-                                                 " bytes"});
+      return RaiseError(ErrorKind::kValueError,
+                        {who, ": data is not aligned to ", require_alignment, " bytes"});
     }
   }
   if (require_contiguous && !detail::IsContiguous(t)) {
@@ -130,9 +134,9 @@ Expected<Tensor> Import(const char* who, Managed* from, size_t require_alignment
   const DLTensor& src = from->dl_tensor;
   FFI_CORE_RETURN_IF_ERROR(CheckImport(who, src, require_alignment, require_contiguous));
   size_t unused = 0;
-  FFI_CORE_ASSIGN_OR_RETURN(TensorObj * obj,
-                            detail::NewTensorObj(src.shape, src.strides, src.ndim, src.dtype,
-                                                 src.device, 0, 1, &unused));
+  FFI_CORE_ASSIGN_OR_RETURN(
+      TensorObj * obj,
+      detail::NewTensorObj(src.shape, src.strides, src.ndim, src.dtype, src.device, 0, 1, &unused));
   obj->tensor.data = src.data;
   obj->tensor.byte_offset = src.byte_offset;
   obj->owner = from;
@@ -161,7 +165,8 @@ template <typename Managed>
 Expected<Managed*> MakeExport(const char* who, TensorObj* obj) {
   if (obj == nullptr) return RaiseError(ErrorKind::kValueError, {who, ": empty tensor"});
   Allocator* a = GetAllocator();
-  void* mem = a != nullptr ? Allocate(*a, sizeof(Export<Managed>), alignof(Export<Managed>)) : nullptr;
+  void* mem =
+      a != nullptr ? Allocate(*a, sizeof(Export<Managed>), alignof(Export<Managed>)) : nullptr;
   if (mem == nullptr) {
     return RaiseError(ErrorKind::kMemoryError, {who, ": cannot allocate the DLPack struct"});
   }
@@ -185,8 +190,8 @@ void SetEnvAllocError(void*, const char* kind, const char* message) {
 
 Status Tensor::CheckStrides(IntSpan shape, IntSpan strides) {
   if (strides.data != nullptr && strides.size != shape.size) {
-    return RaiseError(ErrorKind::kValueError, {"strides has ", strides.size, " entries for rank ",
-                                               shape.size});
+    return RaiseError(ErrorKind::kValueError,
+                      {"strides has ", strides.size, " entries for rank ", shape.size});
   }
   for (int32_t i = 0; strides.data != nullptr && i < strides.size; ++i) {
     if (strides[i] < 0) return RaiseError(ErrorKind::kValueError, {"negative stride at axis ", i});
@@ -228,7 +233,8 @@ Expected<DLManagedTensorVersioned*> Tensor::ToDLPackVersioned() const {
 Expected<Tensor> Tensor::as_strided(IntSpan shape, IntSpan strides, int64_t element_offset) const {
   if (!obj_) return RaiseError(ErrorKind::kValueError, {"as_strided on an empty tensor"});
   const DLTensor& src = obj_->tensor;
-  FFI_CORE_RETURN_IF_ERROR(detail::CheckTensorMetadata("as_strided", shape.size, shape.data, src.dtype));
+  FFI_CORE_RETURN_IF_ERROR(
+      detail::CheckTensorMetadata("as_strided", shape.size, shape.data, src.dtype));
   if (strides.size != shape.size || (shape.size != 0 && strides.data == nullptr)) {
     return RaiseError(ErrorKind::kValueError, {"as_strided: strides must have one entry per axis"});
   }
@@ -279,11 +285,13 @@ Expected<Tensor> Tensor::UnsafeView(const Tensor& source, const DLTensor& protot
 }
 
 Expected<Tensor> Tensor::FromEnvAlloc(IntSpan shape, DLDataType dtype, DLDevice device) {
-  FFI_CORE_RETURN_IF_ERROR(detail::CheckTensorMetadata("FromEnvAlloc", shape.size, shape.data, dtype));
+  FFI_CORE_RETURN_IF_ERROR(
+      detail::CheckTensorMetadata("FromEnvAlloc", shape.size, shape.data, dtype));
   DLPackManagedTensorAllocator alloc = TVMFFIEnvGetDLPackManagedTensorAllocator();
   if (alloc == nullptr) {
-    return RaiseError(ErrorKind::kRuntimeError,
-                      {"FromEnvAlloc: no allocator; call TVMFFIEnvSetDLPackManagedTensorAllocator"});
+    return RaiseError(
+        ErrorKind::kRuntimeError,
+        {"FromEnvAlloc: no allocator; call TVMFFIEnvSetDLPackManagedTensorAllocator"});
   }
   DLTensor prototype{};
   prototype.device = device;

@@ -20,7 +20,8 @@ bool TensorFromHandle(const char* who, TVMFFIObjectHandle handle, Tensor* out) {
   }
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(handle);
   if (obj->type_index != kTVMFFITensor) {
-    RaiseError(ErrorKind::kTypeError, {who, ": expected Tensor, got ", TypeIndexName(obj->type_index)});
+    RaiseError(ErrorKind::kTypeError,
+               {who, ": expected Tensor, got ", TypeIndexName(obj->type_index)});
     return false;
   }
   *out = Tensor(ObjectPtr<TensorObj>::Retain(reinterpret_cast<TensorObj*>(obj)));
@@ -42,8 +43,9 @@ int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                            int32_t require_contiguous, TVMFFIObjectHandle* out) {
   if (out == nullptr) return Fail("TVMFFITensorFromDLPack", "out is NULL");
   if (require_alignment < 0) return Fail("TVMFFITensorFromDLPack", "negative alignment");
-  return Release(Tensor::FromDLPack(from, static_cast<size_t>(require_alignment), require_contiguous != 0),
-                 out);
+  return Release(
+      Tensor::FromDLPack(from, static_cast<size_t>(require_alignment), require_contiguous != 0),
+      out);
 }
 
 int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t require_alignment,

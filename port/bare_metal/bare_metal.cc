@@ -21,9 +21,7 @@ ffi_core::EnvContext g_env_context;
 // seen everywhere.
 extern "C" {
 
-__attribute__((weak)) ffi_core::ErrorSlot* ffi_core_port_error_slot(void) {
-  return &g_error_slot;
-}
+__attribute__((weak)) ffi_core::ErrorSlot* ffi_core_port_error_slot(void) { return &g_error_slot; }
 
 __attribute__((weak)) ffi_core::EnvContext* ffi_core_port_env_context(void) {
   return &g_env_context;

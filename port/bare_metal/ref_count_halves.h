@@ -121,4 +121,17 @@ struct HalfWordRefCount {
 }  // namespace port
 }  // namespace ffi_core
 
+// Defines the port's reference-count functions (port.h) over
+// HalfWordRefCount<Ops>; each port supplies only its word operations.
+#define FFI_CORE_BARE_METAL_REF_COUNTS(Ops)                                                \
+  using RefCounts = ::ffi_core::port::bare_metal::HalfWordRefCount<Ops>;                   \
+  void RefIncStrong(TVMFFIObject* obj) { RefCounts::IncStrong(obj); }                      \
+  void RefIncWeak(TVMFFIObject* obj) { RefCounts::IncWeak(obj); }                          \
+  bool RefTryPromoteWeak(TVMFFIObject* obj) { return RefCounts::TryPromoteWeak(obj); }     \
+  StrongRelease RefDecStrong(TVMFFIObject* obj) { return RefCounts::DecStrong(obj); }      \
+  bool RefDecWeak(TVMFFIObject* obj) { return RefCounts::DecWeak(obj); }                   \
+  void RefClear(TVMFFIObject* obj) { RefCounts::Clear(obj); }                              \
+  uint32_t RefStrongCount(const TVMFFIObject* obj) { return RefCounts::StrongCount(obj); } \
+  uint32_t RefWeakCount(const TVMFFIObject* obj) { return RefCounts::WeakCount(obj); }
+
 #endif  // FFI_CORE_PORT_BARE_METAL_REF_COUNT_HALVES_H_

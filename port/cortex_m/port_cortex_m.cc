@@ -50,18 +50,9 @@ struct ExclusiveWordOps {
 static_assert(__atomic_always_lock_free(sizeof(Word), nullptr),
               "32-bit atomics must be lock-free (LDREX/STREX)");
 
-using Counts = bare_metal::HalfWordRefCount<ExclusiveWordOps>;
-
 }  // namespace
 
-void RefIncStrong(TVMFFIObject* obj) { Counts::IncStrong(obj); }
-void RefIncWeak(TVMFFIObject* obj) { Counts::IncWeak(obj); }
-bool RefTryPromoteWeak(TVMFFIObject* obj) { return Counts::TryPromoteWeak(obj); }
-StrongRelease RefDecStrong(TVMFFIObject* obj) { return Counts::DecStrong(obj); }
-bool RefDecWeak(TVMFFIObject* obj) { return Counts::DecWeak(obj); }
-void RefClear(TVMFFIObject* obj) { Counts::Clear(obj); }
-uint32_t RefStrongCount(const TVMFFIObject* obj) { return Counts::StrongCount(obj); }
-uint32_t RefWeakCount(const TVMFFIObject* obj) { return Counts::WeakCount(obj); }
+FFI_CORE_BARE_METAL_REF_COUNTS(ExclusiveWordOps)
 
 }  // namespace port
 }  // namespace ffi_core

@@ -55,7 +55,8 @@ bool RefTryPromoteWeak(TVMFFIObject* obj) {
 }
 
 StrongRelease RefDecStrong(TVMFFIObject* obj) {
-  const uint64_t before = __atomic_fetch_sub(&obj->combined_ref_count, kStrongOne, __ATOMIC_RELEASE);
+  const uint64_t before =
+      __atomic_fetch_sub(&obj->combined_ref_count, kStrongOne, __ATOMIC_RELEASE);
   if ((before & kStrongMask) == 0) Fatal("ffi-core: strong reference count underflow");
   if (before == (kWeakOne | kStrongOne)) {
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -78,7 +79,9 @@ bool RefDecWeak(TVMFFIObject* obj) {
   return false;
 }
 
-void RefClear(TVMFFIObject* obj) { __atomic_store_n(&obj->combined_ref_count, 0, __ATOMIC_RELEASE); }
+void RefClear(TVMFFIObject* obj) {
+  __atomic_store_n(&obj->combined_ref_count, 0, __ATOMIC_RELEASE);
+}
 
 uint32_t RefStrongCount(const TVMFFIObject* obj) {
   return static_cast<uint32_t>(__atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) &
@@ -98,7 +101,8 @@ void* LibraryOpen(const char* path) {
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     const char* why = dlerror();
-    RaiseError(ErrorKind::kRuntimeError, {"cannot load '", path, "': ", why != nullptr ? why : "?"});
+    RaiseError(ErrorKind::kRuntimeError,
+               {"cannot load '", path, "': ", why != nullptr ? why : "?"});
   }
   return lib;
 }

@@ -30,18 +30,9 @@ struct PlainWordOps {
   static void AcquireFence() {}
 };
 
-using Counts = bare_metal::HalfWordRefCount<PlainWordOps>;
-
 }  // namespace
 
-void RefIncStrong(TVMFFIObject* obj) { Counts::IncStrong(obj); }
-void RefIncWeak(TVMFFIObject* obj) { Counts::IncWeak(obj); }
-bool RefTryPromoteWeak(TVMFFIObject* obj) { return Counts::TryPromoteWeak(obj); }
-StrongRelease RefDecStrong(TVMFFIObject* obj) { return Counts::DecStrong(obj); }
-bool RefDecWeak(TVMFFIObject* obj) { return Counts::DecWeak(obj); }
-void RefClear(TVMFFIObject* obj) { Counts::Clear(obj); }
-uint32_t RefStrongCount(const TVMFFIObject* obj) { return Counts::StrongCount(obj); }
-uint32_t RefWeakCount(const TVMFFIObject* obj) { return Counts::WeakCount(obj); }
+FFI_CORE_BARE_METAL_REF_COUNTS(PlainWordOps)
 
 // Nothing to exclude with a single context.
 void GlobalLock() {}

@@ -11,18 +11,7 @@
 #include <string.h>
 #include <tvm/ffi/c_api.h>
 
-static int g_passed = 0;
-static int g_failed = 0;
-
-#define EXPECT(cond)                                                  \
-  do {                                                                \
-    if (cond) {                                                       \
-      ++g_passed;                                                     \
-    } else {                                                          \
-      ++g_failed;                                                     \
-      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);        \
-    }                                                                 \
-  } while (0)
+#include "c_test_support.h"
 
 /* ---- a bump allocator over static storage, with upstream's header ---- */
 typedef struct {
@@ -81,10 +70,6 @@ static TVMFFIAny MakeInt(int64_t v) {
   return a;
 }
 
-static TVMFFIErrorCell* CellOf(TVMFFIObjectHandle err) {
-  return (TVMFFIErrorCell*)((char*)err + sizeof(TVMFFIObject));
-}
-
 static int TextIs(TVMFFIByteArray b, const char* s) {
   return b.size == strlen(s) && memcmp(b.data, s, b.size) == 0;
 }
@@ -128,10 +113,11 @@ int main(void) {
   EXPECT(err != NULL);
   if (err != NULL) {
     EXPECT(((TVMFFIObject*)err)->type_index == kTVMFFIError);
-    EXPECT(TextIs(CellOf(err)->kind, "TypeError"));
-    EXPECT(TextIs(CellOf(err)->message, "add_i64: argument 1 must be int"));
-    printf("error read back: %.*s: %.*s\n", (int)CellOf(err)->kind.size, CellOf(err)->kind.data,
-           (int)CellOf(err)->message.size, CellOf(err)->message.data);
+    EXPECT(TextIs(ErrorCellOf(err)->kind, "TypeError"));
+    EXPECT(TextIs(ErrorCellOf(err)->message, "add_i64: argument 1 must be int"));
+    printf("error read back: %.*s: %.*s\n", (int)ErrorCellOf(err)->kind.size,
+           ErrorCellOf(err)->kind.data, (int)ErrorCellOf(err)->message.size,
+           ErrorCellOf(err)->message.data);
     EXPECT(TVMFFIObjectDecRef(err) == 0);
   }
 
@@ -139,7 +125,7 @@ int main(void) {
   memset(&result, 0, sizeof(result));
   EXPECT(TVMFFIFunctionCall(func, args, 1, &result) != 0);
   TVMFFIErrorMoveFromRaised(&err);
-  EXPECT(err != NULL && TextIs(CellOf(err)->message, "add_i64 expects 2 arguments"));
+  EXPECT(err != NULL && TextIs(ErrorCellOf(err)->message, "add_i64 expects 2 arguments"));
   if (err != NULL) TVMFFIObjectDecRef(err);
 
   /* Register globally, look it up by name, call again. */
@@ -157,7 +143,7 @@ int main(void) {
   /* Errors raised by the runtime itself use the same cell. */
   EXPECT(TVMFFIFunctionCall(NULL, args, 2, &result) != 0);
   TVMFFIErrorMoveFromRaised(&err);
-  EXPECT(err != NULL && TextIs(CellOf(err)->kind, "ValueError"));
+  EXPECT(err != NULL && TextIs(ErrorCellOf(err)->kind, "ValueError"));
   if (err != NULL) TVMFFIObjectDecRef(err);
 
   EXPECT(TVMFFIObjectDecRef(func) == 0);
@@ -165,6 +151,5 @@ int main(void) {
   EXPECT(g_heap.live >= 1);
 
   EXPECT(TVMFFISetCustomAllocator(NULL) == 0);
-  printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
+  return ReportResults();
 }

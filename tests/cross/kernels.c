@@ -184,8 +184,8 @@ static int RaiseBytes(const char* kind, const char* data, size_t size) {
   return -1;
 }
 
-CROSS_EXPORT int __tvm_ffi_raise_value_error(void* handle, const TVMFFIAny* args,
-                                             int32_t num_args, TVMFFIAny* result) {
+CROSS_EXPORT int __tvm_ffi_raise_value_error(void* handle, const TVMFFIAny* args, int32_t num_args,
+                                             TVMFFIAny* result) {
   static const char fn[] = "raise_value_error";
   (void)handle;
   (void)result;

@@ -3,14 +3,14 @@
 #ifndef FFI_CORE_TESTS_CUDA_TEST_SUPPORT_H_
 #define FFI_CORE_TESTS_CUDA_TEST_SUPPORT_H_
 
-#include "test_support.h"
-
 #include <elementwise/elementwise.h>
 
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <utility>
+
+#include "test_support.h"
 
 namespace ffi_core_test {
 
@@ -36,7 +36,8 @@ int Call(SafeCall f, ffi_core::Any* result, const Args&... args) {
 // claims: kernels must refuse a wrong placement before touching the data.
 class TensorDesc {
  public:
-  TensorDesc(void* data, std::initializer_list<int64_t> dims, DLDevice device, DLDataType dtype = kF32) {
+  TensorDesc(void* data, std::initializer_list<int64_t> dims, DLDevice device,
+             DLDataType dtype = kF32) {
     int32_t n = 0;
     for (int64_t d : dims) shape_[n++] = d;
     t_.data = data;

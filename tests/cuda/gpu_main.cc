@@ -1,11 +1,11 @@
 // Runner for the GPU tests. Without a usable CUDA device it says why and
 // exits 77, which ctest reports as Skipped (SKIP_RETURN_CODE 77).
 #define DOCTEST_CONFIG_IMPLEMENT
-#include "test_support.h"
-
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+
+#include "test_support.h"
 
 int main(int argc, char** argv) {
   int count = 0;
@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
-    std::printf("%d CUDA device(s); device 0: %s (sm_%d%d)\n", count, prop.name, prop.major, prop.minor);
+    std::printf("%d CUDA device(s); device 0: %s (sm_%d%d)\n", count, prop.name, prop.major,
+                prop.minor);
   }
   doctest::Context context(argc, argv);
   return context.run();

@@ -1,12 +1,12 @@
 // The CUDA extra without a GPU: the CPU reference kernels, the checks the
 // CUDA kernels run before touching a device, and the allocators' and the
 // device guard's failures. Passes on machines with and without a GPU.
-#include "cuda_test_support.h"
-
 #include <ffi_core/cuda/allocator.h>
 #include <ffi_core/cuda/device_guard.h>
 
 #include <string>
+
+#include "cuda_test_support.h"
 
 using namespace ffi_core;
 using namespace ffi_core_test;
@@ -230,7 +230,8 @@ TEST_CASE("DeviceGuard and CudaNDAlloc fail as values") {
   e = TakeError();
   CHECK(e.kind == "RuntimeError");
   CHECK(Contains(e.message, "DeviceGuard: cannot make CUDA device 1048576 current: "));
-  MESSAGE("no such device: ", doctest::String(e.message.data(), static_cast<unsigned>(e.message.size())));
+  MESSAGE("no such device: ",
+          doctest::String(e.message.data(), static_cast<unsigned>(e.message.size())));
 
   {
     cuda::DeviceGuard quiet = cuda::DeviceGuard::Quiet(kNoSuchDevice);
@@ -246,7 +247,8 @@ TEST_CASE("DeviceGuard and CudaNDAlloc fail as values") {
   CHECK(e.kind == "ValueError");
   CHECK(e.message == "CudaNDAlloc: device type 1 is not kDLCUDA (2)");
 
-  t = Tensor::FromNDAlloc(cuda::CudaNDAlloc{}, IntSpan{shape, 2}, kF32, DLDevice{kDLCUDA, kNoSuchDevice});
+  t = Tensor::FromNDAlloc(cuda::CudaNDAlloc{}, IntSpan{shape, 2}, kF32,
+                          DLDevice{kDLCUDA, kNoSuchDevice});
   CHECK_FALSE(t.ok());
   CHECK(TakeError().kind == "RuntimeError");
 }

@@ -1,16 +1,15 @@
 // The CUDA extra on a GPU: kernels on a caller-set stream, compared bit for
 // bit with the CPU reference; the device guard; both allocators; argument
 // errors with real device tensors. gpu_main.cc skips all of it without one.
-#include "cuda_test_support.h"
-
+#include <cuda_runtime_api.h>
 #include <ffi_core/cuda/allocator.h>
 #include <ffi_core/cuda/device_guard.h>
-
-#include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <limits>
 #include <vector>
+
+#include "cuda_test_support.h"
 
 using namespace ffi_core;
 using namespace ffi_core_test;
@@ -25,9 +24,19 @@ constexpr DLDevice kGPU{kDLCUDA, kDevice};
 // may canonicalize its payload differently.
 std::vector<float> Inputs(int64_t n) {
   std::vector<float> v(static_cast<size_t>(n));
-  const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 1e-45f, -1e-45f, 1.17549435e-38f, 3.4028235e38f,
-                           -3.4028235e38f, std::numeric_limits<float>::infinity(),
-                           -std::numeric_limits<float>::infinity(), 16777216.0f, 0.1f};
+  const float special[] = {0.0f,
+                           -0.0f,
+                           1.0f,
+                           -1.0f,
+                           1e-45f,
+                           -1e-45f,
+                           1.17549435e-38f,
+                           3.4028235e38f,
+                           -3.4028235e38f,
+                           std::numeric_limits<float>::infinity(),
+                           -std::numeric_limits<float>::infinity(),
+                           16777216.0f,
+                           0.1f};
   uint64_t state = 0x9E3779B97F4A7C15ull;
   for (int64_t i = 0; i < n; ++i) {
     if (i < static_cast<int64_t>(sizeof(special) / sizeof(special[0]))) {
@@ -46,8 +55,8 @@ std::vector<float> Inputs(int64_t n) {
 
 Tensor DeviceTensor(std::initializer_list<int64_t> dims, DLDataType dtype = kF32) {
   std::vector<int64_t> shape(dims);
-  Expected<Tensor> t = Tensor::FromNDAlloc(cuda::CudaNDAlloc{}, IntSpan{shape.data(), static_cast<int32_t>(shape.size())},
-                                           dtype, kGPU);
+  Expected<Tensor> t = Tensor::FromNDAlloc(
+      cuda::CudaNDAlloc{}, IntSpan{shape.data(), static_cast<int32_t>(shape.size())}, dtype, kGPU);
   REQUIRE(t.ok());
   return t.value();
 }
@@ -55,7 +64,8 @@ Tensor DeviceTensor(std::initializer_list<int64_t> dims, DLDataType dtype = kF32
 void Upload(const Tensor& t, const std::vector<float>& v) {
   REQUIRE(static_cast<size_t>(t.numel()) == v.size());
   if (v.empty()) return;  // an empty tensor has NULL data
-  REQUIRE(cudaMemcpy(t.data_ptr(), v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemcpy(t.data_ptr(), v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice) ==
+          cudaSuccess);
   // A copy from pageable memory may still be in flight when cudaMemcpy
   // returns, and kernels run on a non-blocking stream: wait for it.
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -64,12 +74,14 @@ void Upload(const Tensor& t, const std::vector<float>& v) {
 std::vector<float> Download(const Tensor& t) {
   std::vector<float> v(static_cast<size_t>(t.numel()));
   if (v.empty()) return v;
-  REQUIRE(cudaMemcpy(v.data(), t.data_ptr(), v.size() * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaMemcpy(v.data(), t.data_ptr(), v.size() * sizeof(float), cudaMemcpyDeviceToHost) ==
+          cudaSuccess);
   return v;
 }
 
 // Element for element, bit for bit; reports the first difference.
-void CheckSame(const std::vector<float>& gpu, const std::vector<float>& cpu, const std::vector<float>& x) {
+void CheckSame(const std::vector<float>& gpu, const std::vector<float>& cpu,
+               const std::vector<float>& x) {
   REQUIRE(gpu.size() == cpu.size());
   size_t mismatches = 0;
   size_t first = 0;
@@ -79,7 +91,8 @@ void CheckSame(const std::vector<float>& gpu, const std::vector<float>& cpu, con
     }
   }
   if (mismatches != 0) {
-    MESSAGE("first mismatch at ", first, ": x=", x[first], " gpu=", gpu[first], " cpu=", cpu[first]);
+    MESSAGE("first mismatch at ", first, ": x=", x[first], " gpu=", gpu[first],
+            " cpu=", cpu[first]);
   }
   CHECK(mismatches == 0);
 }
@@ -89,7 +102,8 @@ std::vector<float> CpuRef(SafeCall f, std::vector<float>& x, bool scale, double 
   std::vector<float> y(x.size());
   TensorDesc xt(x.data(), {static_cast<int64_t>(x.size())}, kCPU);
   TensorDesc yt(y.data(), {static_cast<int64_t>(y.size())}, kCPU);
-  const int rc = scale ? Call(f, nullptr, xt.get(), yt.get(), factor) : Call(f, nullptr, xt.get(), yt.get());
+  const int rc =
+      scale ? Call(f, nullptr, xt.get(), yt.get(), factor) : Call(f, nullptr, xt.get(), yt.get());
   REQUIRE(rc == 0);
   return y;
 }
@@ -121,7 +135,8 @@ TEST_CASE("add_one and scale on a caller-set stream match the CPU kernels bit fo
   REQUIRE(TVMFFIEnvGetStream(kDLCUDA, kDevice) == stream.get());
   // One element, a tail short of a block, a 3-D shape, an empty tensor, and
   // more elements than one grid covers (the grid-stride loop).
-  const std::initializer_list<int64_t> shapes[] = {{1}, {1000, 1037}, {3, 5, 7}, {0, 4}, {2 * 65535 * 256 + 5}};
+  const std::initializer_list<int64_t> shapes[] = {
+      {1}, {1000, 1037}, {3, 5, 7}, {0, 4}, {2 * 65535 * 256 + 5}};
   const double factors[] = {0.75, -3.5, 1e-3};
   for (const auto& dims : shapes) {
     Tensor x = DeviceTensor(dims);
@@ -194,7 +209,8 @@ TEST_CASE("DeviceGuard makes a device current and restores the previous one") {
       REQUIRE(cudaGetDevice(&now) == cudaSuccess);
       CHECK(now == target);
       {
-        cuda::DeviceGuard moved = std::move(g).value();  // the moved-from guard must not restore again
+        cuda::DeviceGuard moved =
+            std::move(g).value();  // the moved-from guard must not restore again
       }
       REQUIRE(cudaGetDevice(&now) == cudaSuccess);
       CHECK(now == before);

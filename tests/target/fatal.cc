@@ -1,8 +1,8 @@
 // Releases an object one time too many: a broken invariant that cannot be
 // reported as an error value, so it goes to the fatal hook.
-#include <cstdio>
-
 #include <ffi_core/object.h>
+
+#include <cstdio>
 
 int main() {
   TVMFFIObject obj;

@@ -1,8 +1,8 @@
 // A firmware's own fatal hook (overriding the weak default): report and stop.
+#include <ffi_core/port_hooks.h>
+
 #include <cstdio>
 #include <cstdlib>
-
-#include <ffi_core/port_hooks.h>
 
 extern "C" void ffi_core_fatal(const char* message) {
   std::printf("fatal hook: %s\n", message);

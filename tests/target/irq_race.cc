@@ -3,11 +3,11 @@
 // promote, global lock) and drops the last strong reference of objects the
 // main loop is concurrently promoting and releasing weakly. Every object
 // must be destroyed exactly once and freed exactly once.
-#include <cstdio>
-
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
 #include <ffi_core_board/systick.h>
+
+#include <cstdio>
 
 using namespace ffi_core;
 
@@ -93,7 +93,8 @@ int main() {
               static_cast<unsigned long>(g_both), static_cast<unsigned long>(g_destroy_only),
               static_cast<unsigned long>(g_free_only));
   Expect(g_isr_runs > 1000, "the interrupt ran often");
-  Expect(ObjectStrongCount(&g_shared) == 1 && ObjectWeakCount(&g_shared) == 1, "shared counts intact");
+  Expect(ObjectStrongCount(&g_shared) == 1 && ObjectWeakCount(&g_shared) == 1,
+         "shared counts intact");
   Expect(g_destroy_only + g_both == kObjects, "every object destroyed once");
   Expect(g_free_only + g_both == kObjects, "every object freed once");
   Expect(g_both >= 1 && g_destroy_only >= 1, "both release paths ran");

@@ -9,31 +9,11 @@
 #include <string.h>
 #include <tvm/ffi/c_api.h>
 
+#include "../c/c_test_support.h"
+
 /* Implemented in C++ (short_enum_callee.cc): returns a Function that reads
  * a DLTensor* argument and returns its device type as an int. */
 TVMFFIObjectHandle ShortEnumCallee(void);
-
-static int g_passed = 0, g_failed = 0;
-#define EXPECT(cond)                                               \
-  do {                                                             \
-    if (cond) {                                                    \
-      ++g_passed;                                                  \
-    } else {                                                       \
-      ++g_failed;                                                  \
-      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);     \
-    }                                                              \
-  } while (0)
-
-static void DropError(void) {
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err != NULL) {
-    TVMFFIErrorCell* cell = (TVMFFIErrorCell*)((char*)err + sizeof(TVMFFIObject));
-    printf("error: %.*s: %.*s\n", (int)cell->kind.size, cell->kind.data, (int)cell->message.size,
-           cell->message.data);
-    TVMFFIObjectDecRef(err);
-  }
-}
 
 int main(void) {
   float data[3] = {1, 2, 3};
@@ -71,7 +51,7 @@ int main(void) {
   memset(&result, 0, sizeof(result));
   EXPECT(TVMFFIFunctionCall(callee, &arg, 1, &result) == 0);
   EXPECT(result.type_index == kTVMFFIInt && result.v_int64 == kDLCPU);
-  DropError();
+  PrintPendingError("error");
 
   /* A DLDevice passed by value with the same garbage: checking mode rejects
    * it with a clear error instead of letting a C++ reader misread it. */
@@ -81,7 +61,7 @@ int main(void) {
   memset(&result, 0, sizeof(result));
   if (sizeof(DLDeviceType) == 1) {
     EXPECT(TVMFFIFunctionCall(callee, &arg, 1, &result) != 0);
-    DropError();
+    PrintPendingError("error");
   }
   /* Zero-initialised, as the policy asks of writers: accepted. */
   memset(&arg, 0, sizeof(arg));
@@ -92,6 +72,5 @@ int main(void) {
   EXPECT(result.v_int64 == kDLCPU);
 
   TVMFFIObjectDecRef(callee);
-  printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
+  return ReportResults();
 }

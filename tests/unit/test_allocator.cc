@@ -7,9 +7,9 @@ TEST_CASE("with no allocator, every object allocation fails with a clear MemoryE
   Allocator* previous = GetAllocator();
   SetAllocator(nullptr);
   TVMFFIObjectHandle f = nullptr;
-  CHECK(TVMFFIFunctionCreate(reinterpret_cast<void*>(1),
-                             [](void*, const TVMFFIAny*, int32_t, TVMFFIAny*) { return 0; },
-                             nullptr, &f) != 0);
+  CHECK(TVMFFIFunctionCreate(
+            reinterpret_cast<void*>(1),
+            [](void*, const TVMFFIAny*, int32_t, TVMFFIAny*) { return 0; }, nullptr, &f) != 0);
   TakenError t = TakeError();
   CHECK(t.kind == "MemoryError");
   CHECK(Contains(t.message, "no allocator installed"));
@@ -30,7 +30,7 @@ TEST_CASE("ArenaAllocator: aligned bumps, exhaustion, reset") {
   CHECK(Allocate(*a, 1024, 8) == nullptr);
   CHECK(arena.failed_allocations() == 1);
   CHECK(Allocate(*a, 8, 3) == nullptr);  // not a power of two
-  CHECK_FALSE(arena.Reset());           // blocks still live
+  CHECK_FALSE(arena.Reset());            // blocks still live
   Deallocate(*a, p1, 10, 1);
   Deallocate(*a, p2, 16, 16);
   CHECK(arena.Reset());

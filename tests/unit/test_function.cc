@@ -93,9 +93,8 @@ TEST_CASE("a packed function sees raw arguments") {
 
 TEST_CASE("a failing callee that forgot to raise still yields an error") {
   AllocatorScope scope;
-  Expected<Function> f = Function::FromPacked([](PackedArgs, Any*) {
-    return Status(ErrorKind::kValueError);
-  });
+  Expected<Function> f =
+      Function::FromPacked([](PackedArgs, Any*) { return Status(ErrorKind::kValueError); });
   REQUIRE(f.ok());
   CHECK_FALSE((*f)().ok());
   TakenError t = TakeError();
@@ -115,8 +114,8 @@ TEST_CASE("captured state is destroyed with the function") {
   };
   int destroyed = 0;
   {
-    Expected<Function> f = Function::FromPacked(
-        [p = Probe(&destroyed)](PackedArgs, Any*) { return Status::Ok(); });
+    Expected<Function> f =
+        Function::FromPacked([p = Probe(&destroyed)](PackedArgs, Any*) { return Status::Ok(); });
     REQUIRE(f.ok());
     CHECK(destroyed == 0);
   }

@@ -5,7 +5,9 @@ using namespace ffi_core_test;
 
 namespace {
 
-int64_t Scale(int64_t x, double factor) { return static_cast<int64_t>(static_cast<double>(x) * factor); }
+int64_t Scale(int64_t x, double factor) {
+  return static_cast<int64_t>(static_cast<double>(x) * factor);
+}
 
 }  // namespace
 
@@ -37,8 +39,9 @@ TEST_CASE("the system library finds registered __tvm_ffi_ symbols by name") {
   AllocatorScope scope;
   REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_test_scale",
                                               reinterpret_cast<void*>(&__tvm_ffi_test_scale)) == 0);
-  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_test_concat_len",
-                                              reinterpret_cast<void*>(&__tvm_ffi_test_concat_len)) == 0);
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol(
+              "__tvm_ffi_test_concat_len", reinterpret_cast<void*>(&__tvm_ffi_test_concat_len)) ==
+          0);
   // Through the globals, exactly as a C loader would.
   TVMFFIByteArray name{"ffi.SystemLib", 13};
   TVMFFIObjectHandle system_lib = nullptr;

@@ -61,8 +61,8 @@ TEST_CASE("weak references: destroy on last strong, free on last weak") {
     CHECK(strong.use_count() == 2);
   }
   strong.reset();
-  CHECK(g_destroyed == 1);                          // payload gone
-  CHECK(scope.counter().live_blocks() == 1);        // storage kept for the weak ref
+  CHECK(g_destroyed == 1);                    // payload gone
+  CHECK(scope.counter().live_blocks() == 1);  // storage kept for the weak ref
   CHECK(weak.expired());
   CHECK_FALSE(weak.lock());
   weak.reset();
@@ -93,8 +93,9 @@ TEST_CASE("opaque objects run their deleter on the handle") {
   static int released = 0;
   int token = 42;
   TVMFFIObjectHandle h = nullptr;
-  REQUIRE(TVMFFIObjectCreateOpaque(&token, kTVMFFIOpaquePyObject,
-                                   [](void* p) { released = *static_cast<int*>(p); }, &h) == 0);
+  REQUIRE(TVMFFIObjectCreateOpaque(
+              &token, kTVMFFIOpaquePyObject, [](void* p) { released = *static_cast<int*>(p); },
+              &h) == 0);
   CHECK(TVMFFIObjectGetTypeIndex(h) == kTVMFFIOpaquePyObject);
   CHECK(TVMFFIOpaqueObjectGetCellPtr(h)->handle == &token);
   CHECK(TVMFFIObjectIncRef(h) == 0);

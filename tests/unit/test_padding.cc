@@ -25,9 +25,9 @@ int CallWith(const TVMFFIAny& arg) {
 
 TEST_CASE("CheckAnyInvariants accepts what the writers produce") {
   int x = 0;
-  for (const AnyView& v : {AnyView(1), AnyView(true), AnyView(2.0), AnyView(nullptr),
-                           AnyView(static_cast<void*>(&x)), AnyView("raw"),
-                           AnyView(DLDataType{kDLInt, 8, 4}), AnyView(DLDevice{kDLCPU, 0})}) {
+  for (const AnyView& v :
+       {AnyView(1), AnyView(true), AnyView(2.0), AnyView(nullptr), AnyView(static_cast<void*>(&x)),
+        AnyView("raw"), AnyView(DLDataType{kDLInt, 8, 4}), AnyView(DLDevice{kDLCPU, 0})}) {
     CHECK(CheckAnyInvariants(v.raw(), 0).ok());
   }
   Expected<String> s = String::FromCStr("small");
@@ -98,12 +98,14 @@ TEST_CASE("a pointer whose high word is garbage is caught on 32-bit targets") {
   }
 }
 
-TEST_CASE("a DLDevice with garbage in bytes 1-3 of device_type is caught; readers see the low byte") {
+TEST_CASE(
+    "a DLDevice with garbage in bytes 1-3 of device_type is caught; readers see the low byte") {
   TVMFFIAny v = AnyView(DLDevice{kDLCPU, 2}).raw();
   CHECK(CheckAnyInvariants(v, 0).ok());
   v.v_bytes[1] = static_cast<char>(0xAB);  // what a short-enum C writer can leave behind
   CHECK_FALSE(CheckAnyInvariants(v, 4).ok());
-  CHECK(Contains(TakeError().message, "argument #4 (type index 6): DLDevice.device_type has non-zero bytes 1-3"));
+  CHECK(Contains(TakeError().message,
+                 "argument #4 (type index 6): DLDevice.device_type has non-zero bytes 1-3"));
   DLDevice d{};
   CHECK(AnyView::FromRaw(v).TryAs(&d) == Conversion::kOk);
   CHECK(DeviceTypeOf(d) == kDLCPU);

@@ -12,9 +12,11 @@ constexpr DLDevice kCPU{kDLCPU, 0};
 struct HeapAlloc {
   int* frees;
   Status AllocData(DLTensor* t) {
-    size_t bytes = static_cast<size_t>(detail::Numel(*t)) * ((t->dtype.bits * t->dtype.lanes + 7) / 8);
+    size_t bytes =
+        static_cast<size_t>(detail::Numel(*t)) * ((t->dtype.bits * t->dtype.lanes + 7) / 8);
     t->data = Allocate(*GetAllocator(), bytes == 0 ? 1 : bytes, 64);
-    if (t->data == nullptr) return RaiseError(ErrorKind::kMemoryError, {"HeapAlloc: out of memory"});
+    if (t->data == nullptr)
+      return RaiseError(ErrorKind::kMemoryError, {"HeapAlloc: out of memory"});
     bytes_ = bytes == 0 ? 1 : bytes;
     return Status::Ok();
   }
@@ -42,7 +44,9 @@ struct Producer {
     t.shape = shape;
     managed.dl_tensor = t;
     managed.manager_ctx = this;
-    managed.deleter = [](DLManagedTensor* self) { ++static_cast<Producer*>(self->manager_ctx)->deleted; };
+    managed.deleter = [](DLManagedTensor* self) {
+      ++static_cast<Producer*>(self->manager_ctx)->deleted;
+    };
     versioned.version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
     versioned.dl_tensor = t;
     versioned.manager_ctx = this;
@@ -88,12 +92,14 @@ TEST_CASE("bad tensor metadata is refused with clear errors") {
 
   int64_t deep[FFI_CORE_TENSOR_MAX_NDIM + 1];
   for (int64_t& d : deep) d = 1;
-  t = Tensor::FromNDAlloc(HeapAlloc{nullptr}, IntSpan{deep, FFI_CORE_TENSOR_MAX_NDIM + 1}, kF32, kCPU);
+  t = Tensor::FromNDAlloc(HeapAlloc{nullptr}, IntSpan{deep, FFI_CORE_TENSOR_MAX_NDIM + 1}, kF32,
+                          kCPU);
   CHECK_FALSE(t.ok());
   CHECK(Contains(TakeError().message, "ndim"));
 
   const int64_t ok_shape[] = {4};
-  t = Tensor::FromNDAlloc(HeapAlloc{nullptr}, IntSpan{ok_shape, 1}, DLDataType{kDLFloat, 0, 1}, kCPU);
+  t = Tensor::FromNDAlloc(HeapAlloc{nullptr}, IntSpan{ok_shape, 1}, DLDataType{kDLFloat, 0, 1},
+                          kCPU);
   CHECK_FALSE(t.ok());
   CHECK(Contains(TakeError().message, "zero bits"));
 }

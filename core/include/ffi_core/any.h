@@ -67,10 +67,9 @@ class Any {
   // Owned values only: a borrowed C string has no owned form without
   // allocating, so build a String (or use FromView) instead.
   template <typename T, typename U = std::decay_t<T>,
-            typename = std::enable_if_t<HasTypeTraits<U>::value && !std::is_same_v<U, Any> &&
-                                        !std::is_same_v<U, AnyView> &&
-                                        !std::is_same_v<U, const char*> &&
-                                        !std::is_same_v<U, char*>>>
+            typename = std::enable_if_t<
+                HasTypeTraits<U>::value && !std::is_same_v<U, Any> && !std::is_same_v<U, AnyView> &&
+                !std::is_same_v<U, const char*> && !std::is_same_v<U, char*>>>
   Any(const T& value) {  // NOLINT(runtime/explicit)
     TypeTraits<U>::Write(value, &data_);
     RetainIfObject();

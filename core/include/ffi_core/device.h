@@ -36,7 +36,9 @@ inline uint32_t DeviceTypeWord(const DLDevice& d) {
 }
 
 // The device type, from the byte every writer sets.
-inline int32_t DeviceTypeOf(const DLDevice& d) { return static_cast<int32_t>(DeviceTypeWord(d) & 0xFFu); }
+inline int32_t DeviceTypeOf(const DLDevice& d) {
+  return static_cast<int32_t>(DeviceTypeWord(d) & 0xFFu);
+}
 
 // A copy with bytes 1-3 of the device type cleared.
 inline DLDevice NormalizeDevice(const DLDevice& d) {

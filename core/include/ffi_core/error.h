@@ -18,12 +18,12 @@ namespace ffi_core {
 // build "argument 2: expected int, got str" without a formatter or a heap.
 class MessagePart {
  public:
-  MessagePart(const char* text) : text_(text) {}  // NOLINT(runtime/explicit)
-  MessagePart(int value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
-  MessagePart(long value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
+  MessagePart(const char* text) : text_(text) {}                  // NOLINT(runtime/explicit)
+  MessagePart(int value) : value_(value), is_int_(true) {}        // NOLINT(runtime/explicit)
+  MessagePart(long value) : value_(value), is_int_(true) {}       // NOLINT(runtime/explicit)
   MessagePart(long long value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
-  MessagePart(unsigned value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
-  MessagePart(unsigned long value)  // NOLINT(runtime/explicit)
+  MessagePart(unsigned value) : value_(value), is_int_(true) {}   // NOLINT(runtime/explicit)
+  MessagePart(unsigned long value)                                // NOLINT(runtime/explicit)
       : value_(static_cast<long long>(value)), is_int_(true) {}
 
   // Appends the part to buf (capacity cap, NUL kept); false when cut short.

@@ -64,9 +64,9 @@ class [[nodiscard]] Expected {
 }  // namespace ffi_core
 
 // Evaluates an Expected; on failure returns its Status, else binds the value.
-#define FFI_CORE_ASSIGN_OR_RETURN(lhs, expr)                  \
-  auto FFI_CORE_CONCAT_(ffi_core_expected_, __LINE__) = (expr); \
-  if (!FFI_CORE_CONCAT_(ffi_core_expected_, __LINE__).ok())   \
+#define FFI_CORE_ASSIGN_OR_RETURN(lhs, expr)                        \
+  auto FFI_CORE_CONCAT_(ffi_core_expected_, __LINE__) = (expr);     \
+  if (!FFI_CORE_CONCAT_(ffi_core_expected_, __LINE__).ok())         \
     return FFI_CORE_CONCAT_(ffi_core_expected_, __LINE__).status(); \
   lhs = std::move(FFI_CORE_CONCAT_(ffi_core_expected_, __LINE__)).value()
 #define FFI_CORE_CONCAT_(a, b) FFI_CORE_CONCAT_INNER_(a, b)

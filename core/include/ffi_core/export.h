@@ -29,11 +29,11 @@ int InvokeTyped(F& f, const char* name, const TVMFFIAny* args, int32_t num_args,
 }  // namespace detail
 }  // namespace ffi_core
 
-#define FFI_CORE_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                                 \
-  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(                                  \
-      void* /*handle*/, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {        \
-    static auto function = (Function);                                                       \
-    return ::ffi_core::detail::InvokeTyped(function, #ExportName, args, num_args, result);   \
+#define FFI_CORE_DLL_EXPORT_TYPED_FUNC(ExportName, Function)                               \
+  extern "C" TVM_FFI_DLL_EXPORT int __tvm_ffi_##ExportName(                                \
+      void* /*handle*/, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {      \
+    static auto function = (Function);                                                     \
+    return ::ffi_core::detail::InvokeTyped(function, #ExportName, args, num_args, result); \
   }
 
 #endif  // FFI_CORE_EXPORT_H_

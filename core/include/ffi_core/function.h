@@ -54,8 +54,8 @@ F* CallableOf(void* function_obj) {
 template <typename F>
 int PackedSafeCall(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   Any rv;
-  Status s = (*CallableOf<F>(handle))(PackedArgs(reinterpret_cast<const AnyView*>(args), num_args),
-                                      &rv);
+  Status s =
+      (*CallableOf<F>(handle))(PackedArgs(reinterpret_cast<const AnyView*>(args), num_args), &rv);
   if (!s.ok()) return SafeCallFailed();
   *result = rv.ReleaseRaw();
   return 0;

@@ -34,7 +34,9 @@ class Shape {
 template <>
 struct TypeTraits<Shape> {
   static constexpr const char* kName = "Shape";
-  static void Write(const Shape& s, TVMFFIAny* out) { WritePointer(kTVMFFIShape, s.object().get(), out); }
+  static void Write(const Shape& s, TVMFFIAny* out) {
+    WritePointer(kTVMFFIShape, s.object().get(), out);
+  }
   static Conversion Read(const TVMFFIAny& in, Shape* out) {
     if (in.type_index != kTVMFFIShape) return Conversion::kMismatch;
     *out = Shape(ObjectPtr<ShapeObj>::Retain(reinterpret_cast<ShapeObj*>(in.v_obj)));

@@ -42,9 +42,9 @@ class Status {
 }  // namespace ffi_core
 
 // Propagates a failed Status (or anything with ok() and status()) to the caller.
-#define FFI_CORE_RETURN_IF_ERROR(expr)              \
-  do {                                              \
-    ::ffi_core::Status ffi_core_status_ = (expr);   \
+#define FFI_CORE_RETURN_IF_ERROR(expr)                   \
+  do {                                                   \
+    ::ffi_core::Status ffi_core_status_ = (expr);        \
     if (!ffi_core_status_.ok()) return ffi_core_status_; \
   } while (0)
 

@@ -117,7 +117,8 @@ class Tensor : public detail::TensorAccessors<Tensor> {
   // Alloc provides `Status AllocData(DLTensor*)` (sets data) and
   // `void FreeData(DLTensor*)`; a copy of it lives inside the tensor.
   template <typename Alloc>
-  static Expected<Tensor> FromNDAlloc(Alloc alloc, IntSpan shape, DLDataType dtype, DLDevice device) {
+  static Expected<Tensor> FromNDAlloc(Alloc alloc, IntSpan shape, DLDataType dtype,
+                                      DLDevice device) {
     return FromNDAllocStrided(std::move(alloc), shape, IntSpan{nullptr, 0}, dtype, device);
   }
   // As FromNDAlloc with explicit strides (in elements); the allocator sees
@@ -125,7 +126,8 @@ class Tensor : public detail::TensorAccessors<Tensor> {
   template <typename Alloc>
   static Expected<Tensor> FromNDAllocStrided(Alloc alloc, IntSpan shape, IntSpan strides,
                                              DLDataType dtype, DLDevice device) {
-    FFI_CORE_RETURN_IF_ERROR(detail::CheckTensorMetadata("FromNDAlloc", shape.size, shape.data, dtype));
+    FFI_CORE_RETURN_IF_ERROR(
+        detail::CheckTensorMetadata("FromNDAlloc", shape.size, shape.data, dtype));
     FFI_CORE_RETURN_IF_ERROR(CheckStrides(shape, strides));
     size_t offset = 0;
     FFI_CORE_ASSIGN_OR_RETURN(
@@ -193,7 +195,9 @@ class TensorView : public detail::TensorAccessors<TensorView> {
 template <>
 struct TypeTraits<Tensor> {
   static constexpr const char* kName = "Tensor";
-  static void Write(const Tensor& t, TVMFFIAny* out) { WritePointer(kTVMFFITensor, t.object().get(), out); }
+  static void Write(const Tensor& t, TVMFFIAny* out) {
+    WritePointer(kTVMFFITensor, t.object().get(), out);
+  }
   static Conversion Read(const TVMFFIAny& in, Tensor* out) {
     if (in.type_index != kTVMFFITensor) return Conversion::kMismatch;
     *out = Tensor(ObjectPtr<TensorObj>::Retain(reinterpret_cast<TensorObj*>(in.v_obj)));

@@ -18,14 +18,15 @@ using SetErrorFn = void (*)(void* error_ctx, const char* kind, const char* messa
 // The DLPack allocator's failures go to the caller's callback only: whoever
 // installed the allocator decides where errors live (a Python frontend has
 // its own), so ffi-core's slot is left alone.
-int Fail(SetErrorFn set_error, void* ctx, ErrorKind kind, std::initializer_list<MessagePart> parts) {
+int Fail(SetErrorFn set_error, void* ctx, ErrorKind kind,
+         std::initializer_list<MessagePart> parts) {
   char message[kMessageCapacity];
   FormatMessage(message, sizeof(message), parts);
   if (set_error != nullptr) set_error(ctx, ErrorKindName(kind), message);
   return -1;
 }
-int FailCuda(SetErrorFn set_error, void* ctx, ErrorKind kind, std::initializer_list<MessagePart> context,
-             cudaError_t error) {
+int FailCuda(SetErrorFn set_error, void* ctx, ErrorKind kind,
+             std::initializer_list<MessagePart> context, cudaError_t error) {
   char message[kMessageCapacity];
   FormatCudaError(message, sizeof(message), context, error);
   if (set_error != nullptr) set_error(ctx, ErrorKindName(kind), message);
@@ -85,8 +86,8 @@ void DeleteManaged(DLManagedTensorVersioned* self) {
   HostFree(block->host, block, sizeof(ManagedBlock), alignof(ManagedBlock));
 }
 
-int AllocateData(const DLDevice& device, size_t bytes, Allocator* host, void** data, SetErrorFn set_error,
-                 void* ctx) {
+int AllocateData(const DLDevice& device, size_t bytes, Allocator* host, void** data,
+                 SetErrorFn set_error, void* ctx) {
   *data = nullptr;
   switch (device.device_type) {
     case kDLCPU:
@@ -101,15 +102,16 @@ int AllocateData(const DLDevice& device, size_t bytes, Allocator* host, void** d
       DeviceGuard guard = DeviceGuard::Quiet(device.device_id);
       if (!guard.ok()) {
         return FailCuda(set_error, ctx, ErrorKind::kRuntimeError,
-                        {"DLPackTensorAlloc: cannot use CUDA device ", device.device_id}, guard.error());
+                        {"DLPackTensorAlloc: cannot use CUDA device ", device.device_id},
+                        guard.error());
       }
       if (bytes == 0) return 0;
       const cudaError_t error = cudaMalloc(data, bytes);
       if (error == cudaSuccess) return 0;
       *data = nullptr;
-      return FailCuda(set_error, ctx, ErrorKind::kMemoryError,
-                      {"DLPackTensorAlloc: cudaMalloc(", bytes, ") on CUDA device ", device.device_id},
-                      error);
+      return FailCuda(
+          set_error, ctx, ErrorKind::kMemoryError,
+          {"DLPackTensorAlloc: cudaMalloc(", bytes, ") on CUDA device ", device.device_id}, error);
     }
     case kDLCUDAHost: {
       if (bytes == 0) return 0;
@@ -121,8 +123,8 @@ int AllocateData(const DLDevice& device, size_t bytes, Allocator* host, void** d
     }
     default:
       return Fail(set_error, ctx, ErrorKind::kValueError,
-                  {"DLPackTensorAlloc: unsupported device type ", static_cast<int>(device.device_type),
-                   " (kDLCPU, kDLCUDA or kDLCUDAHost)"});
+                  {"DLPackTensorAlloc: unsupported device type ",
+                   static_cast<int>(device.device_type), " (kDLCPU, kDLCUDA or kDLCUDAHost)"});
   }
 }
 
@@ -175,8 +177,9 @@ Status CudaNDAlloc::AllocData(DLTensor* tensor) {
   tensor->data = nullptr;
   const DLDevice device = tensor->device;
   if (device.device_type != kDLCUDA) {
-    return RaiseError(ErrorKind::kValueError, {"CudaNDAlloc: device type ", static_cast<int>(device.device_type),
-                                               " is not kDLCUDA (", static_cast<int>(kDLCUDA), ")"});
+    return RaiseError(ErrorKind::kValueError,
+                      {"CudaNDAlloc: device type ", static_cast<int>(device.device_type),
+                       " is not kDLCUDA (", static_cast<int>(kDLCUDA), ")"});
   }
   FFI_CORE_ASSIGN_OR_RETURN(const size_t bytes, DataBytes(*tensor));
   FFI_CORE_ASSIGN_OR_RETURN(DeviceGuard guard, DeviceGuard::Create(device.device_id));
@@ -184,8 +187,9 @@ Status CudaNDAlloc::AllocData(DLTensor* tensor) {
   void* data = nullptr;
   const cudaError_t error = cudaMalloc(&data, bytes);
   if (error != cudaSuccess) {
-    return RaiseCudaError(ErrorKind::kMemoryError,
-                          {"CudaNDAlloc: cudaMalloc(", bytes, ") on CUDA device ", device.device_id}, error);
+    return RaiseCudaError(
+        ErrorKind::kMemoryError,
+        {"CudaNDAlloc: cudaMalloc(", bytes, ") on CUDA device ", device.device_id}, error);
   }
   tensor->data = data;
   return Status::Ok();
@@ -202,12 +206,14 @@ int DLPackTensorAlloc(DLTensor* prototype, DLManagedTensorVersioned** out, void*
                       SetErrorFn set_error) {
   if (out != nullptr) *out = nullptr;
   if (prototype == nullptr || out == nullptr) {
-    return Fail(set_error, error_ctx, ErrorKind::kValueError, {"DLPackTensorAlloc: NULL prototype or out"});
+    return Fail(set_error, error_ctx, ErrorKind::kValueError,
+                {"DLPackTensorAlloc: NULL prototype or out"});
   }
   const DLTensor& proto = *prototype;
   if (proto.ndim < 0 || proto.ndim > FFI_CORE_TENSOR_MAX_NDIM) {
-    return Fail(set_error, error_ctx, ErrorKind::kValueError,
-                {"DLPackTensorAlloc: ndim ", proto.ndim, " outside [0, ", FFI_CORE_TENSOR_MAX_NDIM, "]"});
+    return Fail(
+        set_error, error_ctx, ErrorKind::kValueError,
+        {"DLPackTensorAlloc: ndim ", proto.ndim, " outside [0, ", FFI_CORE_TENSOR_MAX_NDIM, "]"});
   }
   if (proto.ndim > 0 && proto.shape == nullptr) {
     return Fail(set_error, error_ctx, ErrorKind::kValueError, {"DLPackTensorAlloc: NULL shape"});
@@ -219,13 +225,15 @@ int DLPackTensorAlloc(DLTensor* prototype, DLManagedTensorVersioned** out, void*
     }
   }
   if (proto.dtype.bits == 0 || proto.dtype.lanes == 0) {
-    return Fail(set_error, error_ctx, ErrorKind::kValueError, {"DLPackTensorAlloc: dtype has zero bits or lanes"});
+    return Fail(set_error, error_ctx, ErrorKind::kValueError,
+                {"DLPackTensorAlloc: dtype has zero bits or lanes"});
   }
   DLTensor compact = proto;
   compact.strides = nullptr;  // the result is compact whatever the prototype says
   size_t bytes = 0;
   if (!ComputeDataBytes(compact, &bytes)) {
-    return Fail(set_error, error_ctx, ErrorKind::kValueError, {"DLPackTensorAlloc: tensor too large"});
+    return Fail(set_error, error_ctx, ErrorKind::kValueError,
+                {"DLPackTensorAlloc: tensor too large"});
   }
 
   Allocator* host = GetAllocator();

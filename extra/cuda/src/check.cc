@@ -15,8 +15,9 @@ size_t FormatMessage(char* buf, size_t cap, std::initializer_list<MessagePart> p
 size_t FormatCudaError(char* buf, size_t cap, std::initializer_list<MessagePart> context,
                        cudaError_t error) {
   size_t len = FormatMessage(buf, cap, context);
-  for (MessagePart part : {MessagePart(": "), MessagePart(cudaGetErrorString(error)), MessagePart(" ("),
-                           MessagePart(cudaGetErrorName(error)), MessagePart(")")}) {
+  for (MessagePart part :
+       {MessagePart(": "), MessagePart(cudaGetErrorString(error)), MessagePart(" ("),
+        MessagePart(cudaGetErrorName(error)), MessagePart(")")}) {
     if (!part.AppendTo(buf, cap, &len)) break;
   }
   // Non-sticky errors stay as the runtime's "last error" until read; this
@@ -25,7 +26,8 @@ size_t FormatCudaError(char* buf, size_t cap, std::initializer_list<MessagePart>
   return len;
 }
 
-Status RaiseCudaError(ErrorKind kind, std::initializer_list<MessagePart> context, cudaError_t error) {
+Status RaiseCudaError(ErrorKind kind, std::initializer_list<MessagePart> context,
+                      cudaError_t error) {
   // Twice the slot's room, so an over-long text reaches RaiseError whole
   // enough for the slot to cut it with its visible truncation marker.
   char message[2 * kMessageCapacity];

@@ -25,11 +25,13 @@ DeviceGuard DeviceGuard::Quiet(int device) {
 }
 
 Expected<DeviceGuard> DeviceGuard::Create(int device) {
-  if (device < 0) return RaiseError(ErrorKind::kValueError, {"DeviceGuard: negative CUDA device id ", device});
+  if (device < 0)
+    return RaiseError(ErrorKind::kValueError, {"DeviceGuard: negative CUDA device id ", device});
   DeviceGuard guard = Quiet(device);
   if (!guard.ok()) {
     return RaiseCudaError(ErrorKind::kRuntimeError,
-                          {"DeviceGuard: cannot make CUDA device ", device, " current"}, guard.error());
+                          {"DeviceGuard: cannot make CUDA device ", device, " current"},
+                          guard.error());
   }
   return Expected<DeviceGuard>(std::move(guard));
 }

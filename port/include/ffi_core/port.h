@@ -17,7 +17,7 @@ namespace ffi_core {
 
 struct ErrorSlot;   // defined in core/include/ffi_core/error_slot.h
 struct EnvContext;  // defined in core/include/ffi_core/env_context.h
-struct Allocator;  // defined in core/include/ffi_core/allocator.h
+struct Allocator;   // defined in core/include/ffi_core/allocator.h
 
 namespace port {
 
@@ -35,9 +35,9 @@ bool RefTryPromoteWeak(TVMFFIObject* obj);
 
 // What dropping a strong reference left behind.
 enum class StrongRelease : uint8_t {
-  kAlive,         // other strong references remain
-  kLastBoth,      // strong and weak both reached zero: destroy and free
-  kLastStrongOnly // strong reached zero, weak references remain: destroy only
+  kAlive,          // other strong references remain
+  kLastBoth,       // strong and weak both reached zero: destroy and free
+  kLastStrongOnly  // strong reached zero, weak references remain: destroy only
 };
 // Drops one strong reference. On kLastStrongOnly the caller destroys the
 // payload and then calls RefDecWeak to drop the weak reference that the

@@ -7,7 +7,7 @@ extern "C" {
 #endif
 
 /* Name of the board the image was built for, e.g. "mps2-an385". */
-const char *ffi_core_board_name(void);
+const char* ffi_core_board_name(void);
 
 /* Stops QEMU right away with exit status `status` (0..255 reach the shell),
  * without running atexit handlers or flushing stdio. Normal programs just

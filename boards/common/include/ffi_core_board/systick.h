@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-typedef void (*ffi_core_systick_callback)(void *context);
+typedef void (*ffi_core_systick_callback)(void* context);
 
 /* Starts SysTick on the processor clock with interrupt enabled: the handler
  * runs every reload + 1 clock cycles. reload must be 1..0xFFFFFF; returns 0
@@ -32,7 +32,7 @@ uint32_t ffi_core_systick_ticks(void);
 
 /* Installs `callback(context)` to run from every SysTick interrupt after the
  * tick count is incremented; NULL removes it. Safe to call while running. */
-void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void *context);
+void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void* context);
 
 #ifdef __cplusplus
 }

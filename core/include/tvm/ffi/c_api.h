@@ -339,8 +339,7 @@ inline TVMFFIFunctionCell* TVMFFIFunctionGetCellPtr(TVMFFIObjectHandle obj) {
   return reinterpret_cast<TVMFFIFunctionCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
 }
 inline TVMFFIOpaqueObjectCell* TVMFFIOpaqueObjectGetCellPtr(TVMFFIObjectHandle obj) {
-  return reinterpret_cast<TVMFFIOpaqueObjectCell*>(static_cast<char*>(obj) +
-                                                   sizeof(TVMFFIObject));
+  return reinterpret_cast<TVMFFIOpaqueObjectCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));
 }
 inline TVMFFIShapeCell* TVMFFIShapeGetCellPtr(TVMFFIObjectHandle obj) {
   return reinterpret_cast<TVMFFIShapeCell*>(static_cast<char*>(obj) + sizeof(TVMFFIObject));

@@ -48,19 +48,23 @@ void FormatShape(const TensorView& t, char (&buf)[kTextCapacity]) {
   bool fits = MessagePart("[").AppendTo(buf, sizeof(buf), &len);
   for (int32_t i = 0; fits && i < t.ndim(); ++i) {
     if (i != 0) fits = MessagePart(", ").AppendTo(buf, sizeof(buf), &len);
-    fits = fits && MessagePart(static_cast<long long>(t.shape()[i])).AppendTo(buf, sizeof(buf), &len);
+    fits =
+        fits && MessagePart(static_cast<long long>(t.shape()[i])).AppendTo(buf, sizeof(buf), &len);
   }
   if (fits) MessagePart("]").AppendTo(buf, sizeof(buf), &len);
 }
 
-bool SameDType(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes; }
+bool SameDType(DLDataType a, DLDataType b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
 
 Status CheckTensor(const char* func, const char* arg, const TensorView& t, int32_t device_type) {
   if (!t) return RaiseError(ErrorKind::kValueError, {func, ": ", arg, " is a NULL DLTensor*"});
   if (t.device().device_type != device_type) {
     char device[kTextCapacity];
     FormatDevice(t.device(), device);
-    const char* want = device_type == kDLCUDA ? " must be a CUDA tensor, got one on " : " must be a CPU tensor, got one on ";
+    const char* want = device_type == kDLCUDA ? " must be a CUDA tensor, got one on "
+                                              : " must be a CPU tensor, got one on ";
     return RaiseError(ErrorKind::kValueError, {func, ": ", arg, want, device});
   }
   if (!SameDType(t.dtype(), kFloat32)) {
@@ -73,7 +77,8 @@ Status CheckTensor(const char* func, const char* arg, const TensorView& t, int32
     }
     return RaiseError(ErrorKind::kTypeError, {func, ": ", arg, " must be float32, got ", dtype});
   }
-  if (!t.is_contiguous()) return RaiseError(ErrorKind::kValueError, {func, ": ", arg, " must be contiguous"});
+  if (!t.is_contiguous())
+    return RaiseError(ErrorKind::kValueError, {func, ": ", arg, " must be contiguous"});
   return Status::Ok();
 }
 

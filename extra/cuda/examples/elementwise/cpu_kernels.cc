@@ -1,12 +1,12 @@
 // The CPU reference: the same ops and checks as the CUDA kernels, so tests
 // can compare results bit for bit and exercise the checks without a GPU.
-#include "checks.h"
-#include "elementwise.h"
-
 #include <ffi_core/export.h>
 #include <ffi_core/tensor.h>
 
 #include <utility>
+
+#include "checks.h"
+#include "elementwise.h"
 
 namespace ffi_core {
 namespace cuda {
@@ -20,7 +20,8 @@ void Compute(Op op, const float* x, float* y, float factor, int64_t n) {
 Status Run(const char* func, Op op, TensorView x, TensorView y, float factor) {
   FFI_CORE_RETURN_IF_ERROR(CheckInput(func, x, kDLCPU));
   FFI_CORE_RETURN_IF_ERROR(CheckOutput(func, x, y));
-  Compute(op, static_cast<const float*>(x.data_ptr()), static_cast<float*>(y.data_ptr()), factor, x.numel());
+  Compute(op, static_cast<const float*>(x.data_ptr()), static_cast<float*>(y.data_ptr()), factor,
+          x.numel());
   return Status::Ok();
 }
 
@@ -33,8 +34,12 @@ Expected<Tensor> RunAlloc(const char* func, Op op, TensorView x, float factor) {
 }
 
 Status AddOneCpu(TensorView x, TensorView y) { return Run("add_one_cpu", Op::kAddOne, x, y, 0.0f); }
-Status ScaleCpu(TensorView x, TensorView y, float factor) { return Run("scale_cpu", Op::kScale, x, y, factor); }
-Expected<Tensor> AddOneCpuAlloc(TensorView x) { return RunAlloc("add_one_cpu_alloc", Op::kAddOne, x, 0.0f); }
+Status ScaleCpu(TensorView x, TensorView y, float factor) {
+  return Run("scale_cpu", Op::kScale, x, y, factor);
+}
+Expected<Tensor> AddOneCpuAlloc(TensorView x) {
+  return RunAlloc("add_one_cpu_alloc", Op::kAddOne, x, 0.0f);
+}
 Expected<Tensor> ScaleCpuAlloc(TensorView x, float factor) {
   return RunAlloc("scale_cpu_alloc", Op::kScale, x, factor);
 }

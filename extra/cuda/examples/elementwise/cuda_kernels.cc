@@ -1,9 +1,5 @@
 // The CUDA kernels' TVM-FFI side: argument checks, then a launch on the
 // caller's stream for x's device, with that device current.
-#include "checks.h"
-#include "elementwise.h"
-#include "launch.h"
-
 #include <ffi_core/cuda/check.h>
 #include <ffi_core/cuda/device_guard.h>
 #include <ffi_core/export.h>
@@ -11,6 +7,10 @@
 #include <tvm/ffi/extra/c_env_api.h>
 
 #include <utility>
+
+#include "checks.h"
+#include "elementwise.h"
+#include "launch.h"
 
 namespace ffi_core {
 namespace cuda {
@@ -28,7 +28,8 @@ Status Launch(const char* func, Op op, TensorView x, TensorView y, float factor)
   float* yp = static_cast<float*>(y.data_ptr());
   const cudaError_t error = op == Op::kAddOne ? LaunchAddOneF32(xp, yp, x.numel(), stream)
                                               : LaunchScaleF32(xp, yp, factor, x.numel(), stream);
-  return CheckCuda(error, ErrorKind::kRuntimeError, {func, ": kernel launch on CUDA device ", device});
+  return CheckCuda(error, ErrorKind::kRuntimeError,
+                   {func, ": kernel launch on CUDA device ", device});
 }
 
 Status Run(const char* func, Op op, TensorView x, TensorView y, float factor) {
@@ -45,9 +46,15 @@ Expected<Tensor> RunAlloc(const char* func, Op op, TensorView x, float factor) {
   return Expected<Tensor>(std::move(y));
 }
 
-Status AddOneCuda(TensorView x, TensorView y) { return Run("add_one_cuda", Op::kAddOne, x, y, 0.0f); }
-Status ScaleCuda(TensorView x, TensorView y, float factor) { return Run("scale_cuda", Op::kScale, x, y, factor); }
-Expected<Tensor> AddOneCudaAlloc(TensorView x) { return RunAlloc("add_one_cuda_alloc", Op::kAddOne, x, 0.0f); }
+Status AddOneCuda(TensorView x, TensorView y) {
+  return Run("add_one_cuda", Op::kAddOne, x, y, 0.0f);
+}
+Status ScaleCuda(TensorView x, TensorView y, float factor) {
+  return Run("scale_cuda", Op::kScale, x, y, factor);
+}
+Expected<Tensor> AddOneCudaAlloc(TensorView x) {
+  return RunAlloc("add_one_cuda_alloc", Op::kAddOne, x, 0.0f);
+}
 Expected<Tensor> ScaleCudaAlloc(TensorView x, float factor) {
   return RunAlloc("scale_cuda_alloc", Op::kScale, x, factor);
 }

@@ -18,14 +18,16 @@ unsigned Blocks(int64_t n) {
 // No __restrict__: x and y may be the same buffer (in-place use).
 __global__ void AddOneKernel(const float* x, float* y, int64_t n) {
   const int64_t stride = static_cast<int64_t>(blockDim.x) * gridDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
     y[i] = x[i] + 1.0f;
   }
 }
 
 __global__ void ScaleKernel(const float* x, float* y, float factor, int64_t n) {
   const int64_t stride = static_cast<int64_t>(blockDim.x) * gridDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
     y[i] = x[i] * factor;
   }
 }

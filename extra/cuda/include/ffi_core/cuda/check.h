@@ -26,10 +26,12 @@ size_t FormatCudaError(char* buf, size_t cap, std::initializer_list<MessagePart>
                        cudaError_t error);
 
 // Raises `kind` with FormatCudaError's text; returns the failed Status.
-Status RaiseCudaError(ErrorKind kind, std::initializer_list<MessagePart> context, cudaError_t error);
+Status RaiseCudaError(ErrorKind kind, std::initializer_list<MessagePart> context,
+                      cudaError_t error);
 
 // Ok for cudaSuccess, else RaiseCudaError.
-inline Status CheckCuda(cudaError_t error, ErrorKind kind, std::initializer_list<MessagePart> context) {
+inline Status CheckCuda(cudaError_t error, ErrorKind kind,
+                        std::initializer_list<MessagePart> context) {
   return error == cudaSuccess ? Status::Ok() : RaiseCudaError(kind, context, error);
 }
 

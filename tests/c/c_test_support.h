@@ -1,0 +1,44 @@
+/* Shared by the C tests: pass/fail counting and reading the pending error
+ * through the C ABI alone (the TVMFFIErrorCell after the object header). */
+#ifndef FFI_CORE_TESTS_C_TEST_SUPPORT_H_
+#define FFI_CORE_TESTS_C_TEST_SUPPORT_H_
+
+#include <stdio.h>
+#include <tvm/ffi/c_api.h>
+
+static int g_passed = 0;
+static int g_failed = 0;
+
+#define EXPECT(cond)                                               \
+  do {                                                             \
+    if (cond) {                                                    \
+      ++g_passed;                                                  \
+    } else {                                                       \
+      ++g_failed;                                                  \
+      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);     \
+    }                                                              \
+  } while (0)
+
+static inline TVMFFIErrorCell* ErrorCellOf(TVMFFIObjectHandle err) {
+  return (TVMFFIErrorCell*)((char*)err + sizeof(TVMFFIObject));
+}
+
+/* Prints "<what>: <kind>: <message>" for the pending error and releases it;
+ * returns 1 if there was one. */
+static inline int PrintPendingError(const char* what) {
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err == NULL) return 0;
+  printf("%s: %.*s: %.*s\n", what, (int)ErrorCellOf(err)->kind.size, ErrorCellOf(err)->kind.data,
+         (int)ErrorCellOf(err)->message.size, ErrorCellOf(err)->message.data);
+  TVMFFIObjectDecRef(err);
+  return 1;
+}
+
+/* Prints the closing "N passed, N failed" line; the exit code to return. */
+static inline int ReportResults(void) {
+  printf("%d passed, %d failed\n", g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}
+
+#endif /* FFI_CORE_TESTS_C_TEST_SUPPORT_H_ */
