@@ -9,14 +9,14 @@
 static int g_passed = 0;
 static int g_failed = 0;
 
-#define EXPECT(cond)                                               \
-  do {                                                             \
-    if (cond) {                                                    \
-      ++g_passed;                                                  \
-    } else {                                                       \
-      ++g_failed;                                                  \
-      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);     \
-    }                                                              \
+#define EXPECT(cond)                                           \
+  do {                                                         \
+    if (cond) {                                                \
+      ++g_passed;                                              \
+    } else {                                                   \
+      ++g_failed;                                              \
+      printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                          \
   } while (0)
 
 static inline TVMFFIErrorCell* ErrorCellOf(TVMFFIObjectHandle err) {
