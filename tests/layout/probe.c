@@ -25,7 +25,10 @@ template <typename T>
 void PrintSignature(const char* name) {
   const char* pretty = __PRETTY_FUNCTION__;
   const char* with = std::strstr(pretty, "T = ");
-  printf("signature(%s) %s\n", name, with != nullptr ? with + 4 : pretty);
+  const char* type = with != nullptr ? with + 4 : pretty;
+  // Drop the closing ']' of "[with T = ...]".
+  const int length = static_cast<int>(std::strlen(type)) - (with != nullptr ? 1 : 0);
+  printf("signature(%s) %.*s\n", name, length, type);
 }
 #define SIG(f) PrintSignature<decltype(&f)>(#f)
 #endif
