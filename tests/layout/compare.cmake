@@ -1,6 +1,7 @@
 # Runs the probe built against ffi-core's headers and the one built against
 # the apache-tvm-ffi wheel's, and fails on any difference.
 # Usage: cmake -DOURS=<exe> -DUPSTREAM=<exe> -P compare.cmake
+cmake_policy(VERSION 3.20)
 execute_process(COMMAND "${OURS}" OUTPUT_VARIABLE ours RESULT_VARIABLE rc1)
 execute_process(COMMAND "${UPSTREAM}" OUTPUT_VARIABLE upstream RESULT_VARIABLE rc2)
 if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
