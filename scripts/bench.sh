@@ -6,16 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
-declare -A PORT=([mps2-an385]=cortex_m [mps2-an386]=cortex_m [mps2-an500]=cortex_m
-                 [mps2-an505]=cortex_m [mps3-an547]=cortex_m [mps2-an385-armv6m]=cortex_m0
-                 [microbit]=cortex_m0)
+. scripts/board-lib.sh
 BOARDS=("$@")
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385 mps2-an386)
 for board in "${BOARDS[@]}"; do
   dir="build/bench-${board}"
-  cmake -S . -B "$dir" -DFFI_CORE_BOARD="$board" -DFFI_CORE_PORT="${PORT[$board]}" \
-    -DCMAKE_BUILD_TYPE=MinSizeRel -DFFI_CORE_CHECK_PADDING=OFF -DFFI_CORE_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$dir" --target ffi_core_bench -j"$(nproc)" >/dev/null
-  machine="$(sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' "boards/${board}/board.cmake")"
-  FFI_CORE_QEMU_ICOUNT=1 boards/qemu-run.sh "$machine" "$dir/apps/bench/ffi_core_bench.elf"
+  build_board_app "$board" ffi_core_bench "$dir" -DFFI_CORE_CHECK_PADDING=OFF -DFFI_CORE_BUILD_TESTS=OFF
+  FFI_CORE_QEMU_ICOUNT=1 boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/bench/ffi_core_bench.elf"
 done

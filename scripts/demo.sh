@@ -5,13 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board="${1:-mps2-an386}"
-if [ ! -f "boards/${board}/board.cmake" ]; then
-  echo "unknown board '${board}'; one of: $(cd boards && ls -d */ | tr -d / | grep -v common | tr '\n' ' ')" >&2
-  exit 2
-fi
 scripts/setup.sh
-cmake --preset "$board" >/dev/null
-cmake --build --preset "$board" --target ffi_core_demo -j"$(nproc)" >/dev/null
-machine="$(sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' "boards/${board}/board.cmake")"
+. scripts/board-lib.sh
+build_board_app "$board" ffi_core_demo "build/${board}"
+machine="$(qemu_machine "$board")"
 echo "running build/${board}/apps/demo/ffi_core_demo.elf on qemu-system-arm -machine ${machine}"
 exec boards/qemu-run.sh "$machine" "build/${board}/apps/demo/ffi_core_demo.elf"

@@ -6,10 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
-
-declare -A PORT=([mps2-an385]=cortex_m [mps2-an386]=cortex_m [mps2-an500]=cortex_m
-                 [mps2-an505]=cortex_m [mps3-an547]=cortex_m [mps2-an385-armv6m]=cortex_m0
-                 [microbit]=cortex_m0)
+. scripts/board-lib.sh
 BOARDS=("$@")
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
 
@@ -20,13 +17,10 @@ echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: 
 echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|"
 for board in "${BOARDS[@]}"; do
   dir="build/footprint-${board}"
-  cmake -S . -B "$dir" -DFFI_CORE_BOARD="$board" -DFFI_CORE_PORT="${PORT[$board]}" \
-    -DCMAKE_BUILD_TYPE=MinSizeRel -DFFI_CORE_CHECK_PADDING=OFF -DFFI_CORE_BUILD_TESTS=OFF \
-    -DFFI_CORE_ERROR_MESSAGE_CAPACITY=64 -DFFI_CORE_ERROR_KIND_CAPACITY=16 \
-    -DFFI_CORE_ERROR_SLOT_DEPTH=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4 >/dev/null
-  cmake --build "$dir" --target ffi_core_footprint -j"$(nproc)" >/dev/null
-  if ! boards/qemu-run.sh "$(sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' boards/$board/board.cmake)" \
-       "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
+  build_board_app "$board" ffi_core_footprint "$dir" -DFFI_CORE_CHECK_PADDING=OFF \
+    -DFFI_CORE_BUILD_TESTS=OFF -DFFI_CORE_ERROR_MESSAGE_CAPACITY=64 -DFFI_CORE_ERROR_KIND_CAPACITY=16 \
+    -DFFI_CORE_ERROR_SLOT_DEPTH=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4
+  if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
     echo "footprint firmware failed on $board" >&2
     exit 1
   fi

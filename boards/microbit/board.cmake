@@ -7,6 +7,7 @@ set(FFI_CORE_QEMU_MACHINE microbit)
 set(FFI_CORE_QEMU_CPU "")
 set(FFI_CORE_BOARD_LINKER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/linker.ld")
 set(FFI_CORE_BOARD_NUM_IRQS 32)
+set(FFI_CORE_BOARD_PORT cortex_m0)  # armv6-m: PRIMASK sections
 include("${CMAKE_CURRENT_LIST_DIR}/../common/board-common.cmake")
 # The doctest suite (~400 KB) does not fit in 256 KB of flash; the armv6-m
 # suite runs on mps2-an385-armv6m instead.

@@ -8,4 +8,5 @@ set(FFI_CORE_QEMU_MACHINE mps2-an385)
 set(FFI_CORE_QEMU_CPU "")
 set(FFI_CORE_BOARD_LINKER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/../mps2-an385/linker.ld")
 set(FFI_CORE_BOARD_NUM_IRQS 32)
+set(FFI_CORE_BOARD_PORT cortex_m0)  # armv6-m: PRIMASK sections
 include("${CMAKE_CURRENT_LIST_DIR}/../common/board-common.cmake")

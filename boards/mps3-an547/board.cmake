@@ -5,4 +5,5 @@ set(FFI_CORE_QEMU_MACHINE mps3-an547)
 set(FFI_CORE_QEMU_CPU "")
 set(FFI_CORE_BOARD_LINKER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/linker.ld")
 set(FFI_CORE_BOARD_NUM_IRQS 96)
+set(FFI_CORE_BOARD_PORT cortex_m)  # LDREX/STREX reference counts
 include("${CMAKE_CURRENT_LIST_DIR}/../common/board-common.cmake")

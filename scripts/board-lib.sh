@@ -1,0 +1,20 @@
+# Shared by the board scripts (sourced): building one app for a board and
+# running it in QEMU.
+
+# The QEMU machine of a board, from its board.cmake.
+qemu_machine() {
+  sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' "boards/$1/board.cmake"
+}
+
+# build_board_app BOARD TARGET BUILD_DIR [cmake args...]: configures BUILD_DIR
+# for BOARD at -Os with its default port and builds TARGET.
+build_board_app() {
+  local board="$1" target="$2" dir="$3"
+  shift 3
+  if [ ! -f "boards/${board}/board.cmake" ]; then
+    echo "unknown board '${board}'; one of: $(cd boards && ls -d */ | tr -d / | grep -v common | tr '\n' ' ')" >&2
+    return 2
+  fi
+  cmake -S . -B "$dir" -DFFI_CORE_BOARD="$board" -DCMAKE_BUILD_TYPE=MinSizeRel "$@" >/dev/null
+  cmake --build "$dir" --target "$target" -j"$(nproc)" >/dev/null
+}
