@@ -10,19 +10,12 @@
 #include <string.h>
 #include <tvm/ffi/c_api.h>
 
+#include "c_test_support.h"
+
+/* Non-zero when rc reports a failure; prints the error cell if there is one. */
 static int Check(int rc, const char* what) {
-  TVMFFIObjectHandle err = NULL;
-  TVMFFIErrorCell* cell;
   if (rc == 0) return 0;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err == NULL) {
-    printf("%s failed without an error\n", what);
-    return 1;
-  }
-  cell = (TVMFFIErrorCell*)((char*)err + sizeof(TVMFFIObject));
-  printf("%s failed: %.*s: %.*s\n", what, (int)cell->kind.size, cell->kind.data,
-         (int)cell->message.size, cell->message.data);
-  TVMFFIObjectDecRef(err);
+  if (!PrintPendingError(what)) printf("%s failed without an error\n", what);
   return 1;
 }
 

@@ -7,6 +7,7 @@
 #include <ffi_core/error.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/object.h>
+#include <ffi_core/object_ptr.h>
 #include <ffi_core/type_traits.h>
 
 #include <type_traits>
@@ -146,6 +147,20 @@ struct TypeTraits<Any> {
     return Conversion::kOk;
   }
 };
+
+namespace detail {
+// TypeTraits for a reference type `Ref` (constructible from ObjectPtr<Obj>,
+// with object()) whose objects all carry the static type index kIndex.
+template <typename Ref, typename Obj, int32_t kIndex>
+struct ObjectRefTraits {
+  static void Write(const Ref& r, TVMFFIAny* out) { WritePointer(kIndex, r.object().get(), out); }
+  static Conversion Read(const TVMFFIAny& in, Ref* out) {
+    if (in.type_index != kIndex) return Conversion::kMismatch;
+    *out = Ref(ObjectPtr<Obj>::Retain(reinterpret_cast<Obj*>(in.v_obj)));
+    return Conversion::kOk;
+  }
+};
+}  // namespace detail
 
 }  // namespace ffi_core
 

@@ -185,29 +185,13 @@ class Function {
 };
 
 template <>
-struct TypeTraits<Function> {
+struct TypeTraits<Function> : detail::ObjectRefTraits<Function, FunctionObj, kTVMFFIFunction> {
   static constexpr const char* kName = "Function";
-  static void Write(const Function& f, TVMFFIAny* out) {
-    WritePointer(kTVMFFIFunction, f.object().get(), out);
-  }
-  static Conversion Read(const TVMFFIAny& in, Function* out) {
-    if (in.type_index != kTVMFFIFunction) return Conversion::kMismatch;
-    *out = Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(in.v_obj)));
-    return Conversion::kOk;
-  }
 };
 
 template <>
-struct TypeTraits<Error> {
+struct TypeTraits<Error> : detail::ObjectRefTraits<Error, ErrorObj, kTVMFFIError> {
   static constexpr const char* kName = "Error";
-  static void Write(const Error& e, TVMFFIAny* out) {
-    WritePointer(kTVMFFIError, e.object().get(), out);
-  }
-  static Conversion Read(const TVMFFIAny& in, Error* out) {
-    if (in.type_index != kTVMFFIError) return Conversion::kMismatch;
-    *out = Error(ObjectPtr<ErrorObj>::Retain(reinterpret_cast<ErrorObj*>(in.v_obj)));
-    return Conversion::kOk;
-  }
 };
 
 }  // namespace ffi_core

@@ -53,16 +53,8 @@ Expected<Function> FindBuiltinGlobal(const char* name, size_t size);
 }  // namespace detail
 
 template <>
-struct TypeTraits<Module> {
+struct TypeTraits<Module> : detail::ObjectRefTraits<Module, ModuleObj, kTVMFFIModule> {
   static constexpr const char* kName = "Module";
-  static void Write(const Module& m, TVMFFIAny* out) {
-    WritePointer(kTVMFFIModule, m.object().get(), out);
-  }
-  static Conversion Read(const TVMFFIAny& in, Module* out) {
-    if (in.type_index != kTVMFFIModule) return Conversion::kMismatch;
-    *out = Module(ObjectPtr<ModuleObj>::Retain(reinterpret_cast<ModuleObj*>(in.v_obj)));
-    return Conversion::kOk;
-  }
 };
 
 }  // namespace ffi_core

@@ -32,16 +32,8 @@ class Shape {
 };
 
 template <>
-struct TypeTraits<Shape> {
+struct TypeTraits<Shape> : detail::ObjectRefTraits<Shape, ShapeObj, kTVMFFIShape> {
   static constexpr const char* kName = "Shape";
-  static void Write(const Shape& s, TVMFFIAny* out) {
-    WritePointer(kTVMFFIShape, s.object().get(), out);
-  }
-  static Conversion Read(const TVMFFIAny& in, Shape* out) {
-    if (in.type_index != kTVMFFIShape) return Conversion::kMismatch;
-    *out = Shape(ObjectPtr<ShapeObj>::Retain(reinterpret_cast<ShapeObj*>(in.v_obj)));
-    return Conversion::kOk;
-  }
 };
 
 }  // namespace ffi_core

@@ -193,16 +193,8 @@ class TensorView : public detail::TensorAccessors<TensorView> {
 };
 
 template <>
-struct TypeTraits<Tensor> {
+struct TypeTraits<Tensor> : detail::ObjectRefTraits<Tensor, TensorObj, kTVMFFITensor> {
   static constexpr const char* kName = "Tensor";
-  static void Write(const Tensor& t, TVMFFIAny* out) {
-    WritePointer(kTVMFFITensor, t.object().get(), out);
-  }
-  static Conversion Read(const TVMFFIAny& in, Tensor* out) {
-    if (in.type_index != kTVMFFITensor) return Conversion::kMismatch;
-    *out = Tensor(ObjectPtr<TensorObj>::Retain(reinterpret_cast<TensorObj*>(in.v_obj)));
-    return Conversion::kOk;
-  }
 };
 
 // A view accepts both a DLTensor* and a Tensor object.

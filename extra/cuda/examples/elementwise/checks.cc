@@ -3,6 +3,8 @@
 #include <ffi_core/dtype.h>
 #include <ffi_core/error.h>
 
+#include <utility>
+
 namespace ffi_core {
 namespace cuda {
 namespace examples {
@@ -107,6 +109,15 @@ Status CheckOutput(const char* func, TensorView x, TensorView y) {
     return RaiseError(ErrorKind::kValueError, {func, ": y has shape ", ys, ", x has shape ", xs});
   }
   return Status::Ok();
+}
+
+Expected<Tensor> RunIntoEnvOutput(const char* func, Op op, TensorView x, float factor,
+                                  int32_t device_type, RunFn run) {
+  FFI_CORE_RETURN_IF_ERROR(CheckInput(func, x, device_type));
+  FFI_CORE_ASSIGN_OR_RETURN(Tensor y, Tensor::FromEnvAlloc(x.shape(), x.dtype(), x.device()));
+  // The environment's allocator is someone else's code: check what it gave.
+  FFI_CORE_RETURN_IF_ERROR(run(func, op, x, TensorView(y.GetDLTensor()), factor));
+  return Expected<Tensor>(std::move(y));
 }
 
 }  // namespace examples

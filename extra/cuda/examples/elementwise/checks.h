@@ -16,6 +16,13 @@ Status CheckInput(const char* func, TensorView x, int32_t device_type);
 // y: the same checks as x, on x's very device, with x's shape.
 Status CheckOutput(const char* func, TensorView x, TensorView y);
 
+// A kernel writing op(x) into y (it runs its own checks).
+using RunFn = Status (*)(const char* func, Op op, TensorView x, TensorView y, float factor);
+// The allocating form of a kernel: checks x, allocates y like x through the
+// environment's allocator (Tensor::FromEnvAlloc), runs `run` into it.
+Expected<Tensor> RunIntoEnvOutput(const char* func, Op op, TensorView x, float factor,
+                                  int32_t device_type, RunFn run);
+
 }  // namespace examples
 }  // namespace cuda
 }  // namespace ffi_core

@@ -3,8 +3,6 @@
 #include <ffi_core/export.h>
 #include <ffi_core/tensor.h>
 
-#include <utility>
-
 #include "checks.h"
 #include "elementwise.h"
 
@@ -25,23 +23,15 @@ Status Run(const char* func, Op op, TensorView x, TensorView y, float factor) {
   return Status::Ok();
 }
 
-Expected<Tensor> RunAlloc(const char* func, Op op, TensorView x, float factor) {
-  FFI_CORE_RETURN_IF_ERROR(CheckInput(func, x, kDLCPU));
-  FFI_CORE_ASSIGN_OR_RETURN(Tensor y, Tensor::FromEnvAlloc(x.shape(), x.dtype(), x.device()));
-  // The environment's allocator is someone else's code: check what it gave.
-  FFI_CORE_RETURN_IF_ERROR(Run(func, op, x, TensorView(y.GetDLTensor()), factor));
-  return Expected<Tensor>(std::move(y));
-}
-
 Status AddOneCpu(TensorView x, TensorView y) { return Run("add_one_cpu", Op::kAddOne, x, y, 0.0f); }
 Status ScaleCpu(TensorView x, TensorView y, float factor) {
   return Run("scale_cpu", Op::kScale, x, y, factor);
 }
 Expected<Tensor> AddOneCpuAlloc(TensorView x) {
-  return RunAlloc("add_one_cpu_alloc", Op::kAddOne, x, 0.0f);
+  return RunIntoEnvOutput("add_one_cpu_alloc", Op::kAddOne, x, 0.0f, kDLCPU, &Run);
 }
 Expected<Tensor> ScaleCpuAlloc(TensorView x, float factor) {
-  return RunAlloc("scale_cpu_alloc", Op::kScale, x, factor);
+  return RunIntoEnvOutput("scale_cpu_alloc", Op::kScale, x, factor, kDLCPU, &Run);
 }
 
 }  // namespace

@@ -6,8 +6,6 @@
 #include <ffi_core/tensor.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
-#include <utility>
-
 #include "checks.h"
 #include "elementwise.h"
 #include "launch.h"
@@ -38,14 +36,6 @@ Status Run(const char* func, Op op, TensorView x, TensorView y, float factor) {
   return Launch(func, op, x, y, factor);
 }
 
-Expected<Tensor> RunAlloc(const char* func, Op op, TensorView x, float factor) {
-  FFI_CORE_RETURN_IF_ERROR(CheckInput(func, x, kDLCUDA));
-  FFI_CORE_ASSIGN_OR_RETURN(Tensor y, Tensor::FromEnvAlloc(x.shape(), x.dtype(), x.device()));
-  // The environment's allocator is someone else's code: check what it gave.
-  FFI_CORE_RETURN_IF_ERROR(Run(func, op, x, TensorView(y.GetDLTensor()), factor));
-  return Expected<Tensor>(std::move(y));
-}
-
 Status AddOneCuda(TensorView x, TensorView y) {
   return Run("add_one_cuda", Op::kAddOne, x, y, 0.0f);
 }
@@ -53,10 +43,10 @@ Status ScaleCuda(TensorView x, TensorView y, float factor) {
   return Run("scale_cuda", Op::kScale, x, y, factor);
 }
 Expected<Tensor> AddOneCudaAlloc(TensorView x) {
-  return RunAlloc("add_one_cuda_alloc", Op::kAddOne, x, 0.0f);
+  return RunIntoEnvOutput("add_one_cuda_alloc", Op::kAddOne, x, 0.0f, kDLCUDA, &Run);
 }
 Expected<Tensor> ScaleCudaAlloc(TensorView x, float factor) {
-  return RunAlloc("scale_cuda_alloc", Op::kScale, x, factor);
+  return RunIntoEnvOutput("scale_cuda_alloc", Op::kScale, x, factor, kDLCUDA, &Run);
 }
 
 }  // namespace
