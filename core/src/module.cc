@@ -1,11 +1,28 @@
 #include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
+#include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 
 #include <cstring>
+#include <new>
+
+#include "fixed_table.h"
+#include "global_lock_guard.h"
 
 namespace ffi_core {
+
+namespace detail {
+// One function handed out by LookupFromImports, kept until its module dies.
+struct ImportCacheEntry {
+  TVMFFIObject header;
+  ImportCacheEntry* next;
+  TVMFFIObject* function;
+  ~ImportCacheEntry() { ObjectDecRef(function); }
+  const char* name() const { return reinterpret_cast<const char*>(this + 1); }
+};
+}  // namespace detail
+
 namespace {
 
 struct SystemSymbol {
@@ -13,15 +30,66 @@ struct SystemSymbol {
   void* symbol;
 };
 SystemSymbol g_system_lib[FFI_CORE_SYSTEM_LIB_CAPACITY];
+SystemSymbol g_context_symbols[FFI_CORE_CONTEXT_SYMBOL_CAPACITY];
+
+// System library modules live for the whole program (generated code keeps
+// their handle in its library context), so they sit in static storage,
+// constructed on first use and never destroyed.
+struct SystemLibSlot {
+  alignas(ModuleObj) unsigned char storage[sizeof(ModuleObj)];
+  char prefix[kMaxSystemLibPrefix + 1];
+  bool used;
+};
+SystemLibSlot g_system_lib_modules[FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY];
 
 void* FindSystemSymbol(const char* name) {
-  port::GlobalLock();
-  void* found = nullptr;
+  detail::GlobalLockGuard lock;
   for (const SystemSymbol& s : g_system_lib) {
-    if (s.name != nullptr && std::strcmp(s.name, name) == 0) found = s.symbol;
+    if (s.name != nullptr && std::strcmp(s.name, name) == 0) return s.symbol;
   }
-  port::GlobalUnlock();
-  return found;
+  return nullptr;
+}
+
+// Stores (name, symbol) in a fixed table; false when it is full.
+template <size_t N>
+bool StoreInTable(SystemSymbol (&table)[N], const char* name, void* symbol) {
+  detail::GlobalLockGuard lock;
+  SystemSymbol* slot = detail::FindOrFreeSlot(
+      table, [name](const SystemSymbol& s) { return std::strcmp(s.name, name) == 0; },
+      [](const SystemSymbol& s) { return s.name == nullptr; });
+  if (slot != nullptr) *slot = SystemSymbol{name, symbol};
+  return slot != nullptr;
+}
+
+// `a` + `b` into `out`, NUL-terminated; false when it does not fit.
+bool JoinSymbol(char* out, size_t capacity, const char* a, const char* b, size_t b_size) {
+  const size_t a_size = std::strlen(a);
+  if (a_size + b_size >= capacity) return false;
+  std::memcpy(out, a, a_size);
+  std::memcpy(out + a_size, b, b_size);
+  out[a_size + b_size] = '\0';
+  return true;
+}
+
+void* LookupSymbol(const ModuleObj* m, const char* symbol) {
+  return m->library != nullptr ? port::LibrarySymbol(m->library, symbol) : FindSystemSymbol(symbol);
+}
+
+// Points the library's `__tvm_ffi__library_ctx` (prefixed first for the
+// system library) at the module, as upstream's loader does.
+void BindLibraryContext(ModuleObj* m) {
+  char symbol[kMaxSystemLibPrefix + sizeof(kLibraryCtxSymbol)];
+  void* addr = nullptr;
+  if (m->prefix[0] != '\0' && JoinSymbol(symbol, sizeof(symbol), m->prefix, kLibraryCtxSymbol,
+                                         sizeof(kLibraryCtxSymbol) - 1)) {
+    addr = LookupSymbol(m, symbol);
+  }
+  if (addr == nullptr) addr = LookupSymbol(m, kLibraryCtxSymbol);
+  if (addr != nullptr) *static_cast<void**>(addr) = m;
+}
+
+void StaticModuleDeleter(void*, int) {
+  port::Fatal("ffi-core: a system library module lost its last reference");
 }
 
 // A library function: calls the symbol with a NULL handle, as an exported
@@ -38,10 +106,23 @@ int CallLibraryFunction(void* handle, const TVMFFIAny* args, int32_t num_args, T
   return static_cast<LibraryFunctionObj*>(handle)->target(nullptr, args, num_args, result);
 }
 
-Expected<Module> NewModule(void* library) {
+Expected<Module> NewLibraryModule(void* library) {
   FFI_CORE_ASSIGN_OR_RETURN(ModuleObj * obj, NewObject<ModuleObj>(kTVMFFIModule, 0));
   obj->library = library;
+  obj->prefix = "";
+  obj->import_cache = nullptr;
   return Module(ObjectPtr<ModuleObj>::Adopt(obj));
+}
+
+// Writes every registered context symbol into the library's variable of
+// that name.
+void BindContextSymbols(void* library) {
+  detail::GlobalLockGuard lock;
+  for (const SystemSymbol& s : g_context_symbols) {
+    if (s.name == nullptr) continue;
+    void* addr = port::LibrarySymbol(library, s.name);
+    if (addr != nullptr) *static_cast<void**>(addr) = s.symbol;
+  }
 }
 
 // ---- built-in globals ----
@@ -49,7 +130,11 @@ Expected<Module> NewModule(void* library) {
 Status SystemLibGlobal(PackedArgs args, Any* rv) {
   if (args.size() > 1)
     return RaiseError(ErrorKind::kTypeError, {"ffi.SystemLib: expected 0 or 1 arguments"});
-  FFI_CORE_ASSIGN_OR_RETURN(Module m, Module::SystemLib());
+  String prefix;
+  if (args.size() == 1) {
+    FFI_CORE_ASSIGN_OR_RETURN(prefix, args[0].As<String>());
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Module m, Module::SystemLib(prefix.data(), prefix.size()));
   *rv = Any(m);
   return Status::Ok();
 }
@@ -113,40 +198,98 @@ constexpr Builtin kBuiltins[] = {
 }  // namespace
 
 ModuleObj::~ModuleObj() {
+  for (detail::ImportCacheEntry* e = import_cache; e != nullptr;) {
+    detail::ImportCacheEntry* next = e->next;
+    ObjectDecRef(&e->header);
+    e = next;
+  }
   if (library != nullptr) port::LibraryClose(library);
 }
 
 Status RegisterSystemLibSymbol(const char* name, void* symbol) {
+  Status s = Status::Ok();
   if (name == nullptr || symbol == nullptr) {
-    return RaiseError(ErrorKind::kValueError, {"system library symbol with NULL name or address"});
+    s = RaiseError(ErrorKind::kValueError,
+                   {"system library symbol ", name != nullptr ? name : "(null)",
+                    " registered with a NULL name or address"});
+  } else if (!StoreInTable(g_system_lib, name, symbol)) {
+    s = RaiseError(ErrorKind::kMemoryError, {"system library full (FFI_CORE_SYSTEM_LIB_CAPACITY=",
+                                             FFI_CORE_SYSTEM_LIB_CAPACITY, ") registering ", name});
   }
-  port::GlobalLock();
-  SystemSymbol* slot = nullptr;
-  for (SystemSymbol& s : g_system_lib) {
-    if (s.name != nullptr && std::strcmp(s.name, name) == 0) {
-      slot = &s;
-      break;
+  if (!s.ok()) {
+    char line[kMaxSymbolName + 48];
+    size_t len = 0;
+    line[0] = '\0';
+    for (const MessagePart& part : {MessagePart("ffi-core: cannot register system library symbol "),
+                                    MessagePart(name != nullptr ? name : "(null)")}) {
+      part.AppendTo(line, sizeof(line), &len);
     }
-    if (s.name == nullptr && slot == nullptr) slot = &s;
+    port::Log(line);
   }
-  if (slot != nullptr) *slot = SystemSymbol{name, symbol};
-  port::GlobalUnlock();
-  if (slot == nullptr) {
+  return s;
+}
+
+Status RegisterContextSymbol(const char* name, void* symbol) {
+  if (name == nullptr) {
+    return RaiseError(ErrorKind::kValueError, {"context symbol with a NULL name"});
+  }
+  if (!StoreInTable(g_context_symbols, name, symbol)) {
     return RaiseError(ErrorKind::kMemoryError,
-                      {"system library full (FFI_CORE_SYSTEM_LIB_CAPACITY=",
-                       FFI_CORE_SYSTEM_LIB_CAPACITY, ") registering ", name});
+                      {"context symbol table full (FFI_CORE_CONTEXT_SYMBOL_CAPACITY=",
+                       FFI_CORE_CONTEXT_SYMBOL_CAPACITY, ") registering ", name});
   }
   return Status::Ok();
 }
 
-Expected<Module> Module::SystemLib() { return NewModule(nullptr); }
+Expected<Module> Module::SystemLib(const char* prefix, size_t prefix_size) {
+  if (prefix == nullptr || prefix_size > kMaxSystemLibPrefix) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"ffi.SystemLib: prefix NULL or longer than ", kMaxSystemLibPrefix});
+  }
+  ModuleObj* m = nullptr;
+  {
+    detail::GlobalLockGuard lock;
+    SystemLibSlot* slot = detail::FindOrFreeSlot(
+        g_system_lib_modules,
+        [&](const SystemLibSlot& s) {
+          return std::strlen(s.prefix) == prefix_size &&
+                 std::memcmp(s.prefix, prefix, prefix_size) == 0;
+        },
+        [](const SystemLibSlot& s) { return !s.used; });
+    if (slot == nullptr) {
+      return RaiseError(ErrorKind::kMemoryError,
+                        {"ffi.SystemLib: too many prefixes (FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY=",
+                         FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY, ")"});
+    }
+    m = reinterpret_cast<ModuleObj*>(slot->storage);
+    if (!slot->used) {
+      std::memcpy(slot->prefix, prefix, prefix_size);
+      slot->prefix[prefix_size] = '\0';
+      m = new (slot->storage) ModuleObj{};
+      // The table holds the first reference for good.
+      InitObjectHeader(&m->header, kTVMFFIModule, &StaticModuleDeleter);
+      m->prefix = slot->prefix;
+      slot->used = true;
+    }
+    ObjectIncRef(&m->header);
+  }
+  // Generated code registered before main may register later too (a
+  // library opened after start-up), so the context is bound on every call.
+  BindLibraryContext(m);
+  return Module(ObjectPtr<ModuleObj>::Adopt(m));
+}
 
 Expected<Module> Module::LoadFromFile(const char* path) {
   if (path == nullptr) return RaiseError(ErrorKind::kValueError, {"LoadFromFile: NULL path"});
   void* lib = port::LibraryOpen(path);
   if (lib == nullptr) return StatusFromPendingError();
-  Expected<Module> m = NewModule(lib);
-  if (!m.ok()) port::LibraryClose(lib);
+  Expected<Module> m = NewLibraryModule(lib);
+  if (!m.ok()) {
+    port::LibraryClose(lib);
+    return m;
+  }
+  BindContextSymbols(lib);
+  BindLibraryContext(m->object().get());
   return m;
 }
 
@@ -157,17 +300,23 @@ Expected<Function> Module::GetFunction(const char* name, size_t size) const {
     return RaiseError(ErrorKind::kValueError,
                       {"function name empty or longer than ", kMaxSymbolName});
   }
-  // Accept names with or without the prefix.
-  char symbol[kPrefix + kMaxSymbolName + 1];
-  size_t at = 0;
-  if (size < kPrefix || std::memcmp(name, kSymbolPrefix, kPrefix) != 0) {
-    std::memcpy(symbol, kSymbolPrefix, kPrefix);
-    at = kPrefix;
+  // Accept names with or without `__tvm_ffi_`; the system library tries its
+  // own prefix first, as upstream's does.
+  if (size >= kPrefix && std::memcmp(name, kSymbolPrefix, kPrefix) == 0) {
+    name += kPrefix;
+    size -= kPrefix;
   }
-  std::memcpy(symbol + at, name, size);
-  symbol[at + size] = '\0';
-  void* addr = obj_->library != nullptr ? port::LibrarySymbol(obj_->library, symbol)
-                                        : FindSystemSymbol(symbol);
+  char symbol[kPrefix + kMaxSystemLibPrefix + kMaxSymbolName + 1];
+  void* addr = nullptr;
+  if (obj_->prefix[0] != '\0') {
+    char prefixed[kPrefix + kMaxSystemLibPrefix + 1];
+    JoinSymbol(prefixed, sizeof(prefixed), kSymbolPrefix, obj_->prefix, std::strlen(obj_->prefix));
+    if (JoinSymbol(symbol, sizeof(symbol), prefixed, name, size))
+      addr = LookupSymbol(obj_.get(), symbol);
+  }
+  if (addr == nullptr && JoinSymbol(symbol, sizeof(symbol), kSymbolPrefix, name, size)) {
+    addr = LookupSymbol(obj_.get(), symbol);
+  }
   if (addr == nullptr) return Function();
   FFI_CORE_ASSIGN_OR_RETURN(LibraryFunctionObj * f,
                             NewObject<LibraryFunctionObj>(kTVMFFIFunction, 0));
@@ -176,6 +325,35 @@ Expected<Function> Module::GetFunction(const char* name, size_t size) const {
   f->module = obj_.header();
   ObjectIncRef(f->module);
   return Function(ObjectPtr<FunctionObj>::Adopt(reinterpret_cast<FunctionObj*>(f)));
+}
+
+Expected<TVMFFIObject*> Module::LookupFromImports(const char* name) const {
+  if (!obj_) return RaiseError(ErrorKind::kValueError, {"LookupFromImports on an empty Module"});
+  if (name == nullptr) return RaiseError(ErrorKind::kValueError, {"LookupFromImports: NULL name"});
+  ModuleObj* m = obj_.get();
+  {
+    detail::GlobalLockGuard lock;
+    for (detail::ImportCacheEntry* e = m->import_cache; e != nullptr; e = e->next) {
+      if (std::strcmp(e->name(), name) == 0) return e->function;
+    }
+  }
+  // ffi-core modules import nothing, so the global registry is next.
+  const size_t size = std::strlen(name);
+  FFI_CORE_ASSIGN_OR_RETURN(Function f, GetGlobalFunction(name, size));
+  if (!f) {
+    return RaiseError(
+        ErrorKind::kRuntimeError,
+        {"cannot find function '", name, "' in the module's imports or the global registry"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(detail::ImportCacheEntry * e,
+                            NewObject<detail::ImportCacheEntry>(kTVMFFIObject, size + 1));
+  std::memcpy(reinterpret_cast<char*>(e + 1), name, size + 1);
+  e->function = f.object().header();
+  ObjectIncRef(e->function);
+  detail::GlobalLockGuard lock;
+  e->next = m->import_cache;
+  m->import_cache = e;
+  return e->function;
 }
 
 namespace detail {

@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "global_lock_guard.h"
+
 namespace ffi_core {
 namespace {
 
@@ -15,14 +17,6 @@ struct Entry {
   TVMFFIObject* function;
 };
 Entry g_table[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
-
-class LockGuard {
- public:
-  LockGuard() { port::GlobalLock(); }
-  ~LockGuard() { port::GlobalUnlock(); }
-  LockGuard(const LockGuard&) = delete;
-  LockGuard& operator=(const LockGuard&) = delete;
-};
 
 Entry* Find(const char* name, size_t size) {
   for (Entry& e : g_table) {
@@ -46,7 +40,7 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
   TVMFFIObject* old_function = nullptr;
   Any old_name;
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     Entry* e = Find(name, name_size);
     if (e != nullptr && !allow_override) {
       return RaiseError(ErrorKind::kKeyError,
@@ -83,7 +77,7 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
     return RaiseError(ErrorKind::kValueError, {"global function name is NULL"});
   }
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     Entry* e = Find(name, name_size);
     if (e != nullptr) {
       return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
@@ -95,7 +89,7 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
 }
 
 size_t GlobalFunctionCount() {
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   size_t n = 0;
   for (const Entry& e : g_table) n += e.function != nullptr ? 1 : 0;
   return n;
@@ -104,7 +98,7 @@ size_t GlobalFunctionCount() {
 void ClearGlobalFunctions() {
   Entry taken[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     for (size_t i = 0; i < FFI_CORE_GLOBAL_FUNCTION_CAPACITY; ++i) {
       taken[i] = g_table[i];
       g_table[i] = Entry{NoneAny(), nullptr};

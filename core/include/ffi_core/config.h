@@ -46,6 +46,17 @@
 #define FFI_CORE_SYSTEM_LIB_CAPACITY 32
 #endif
 
+// Distinct prefixes ("ffi.SystemLib" arguments) with a system library module.
+#ifndef FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY
+#define FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY 2
+#endif
+
+// Context symbols (TVMFFIEnvModRegisterContextSymbol) written into every
+// library the host loads, e.g. TVM's "__TVMBackendAllocWorkspace".
+#ifndef FFI_CORE_CONTEXT_SYMBOL_CAPACITY
+#define FFI_CORE_CONTEXT_SYMBOL_CAPACITY 8
+#endif
+
 #define FFI_CORE_TRUNCATION_MARKER "...[truncated]"
 
 #endif  // FFI_CORE_CONFIG_H_

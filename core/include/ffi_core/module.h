@@ -4,6 +4,12 @@
 // The globals "ffi.SystemLib", "ffi.ModuleGetFunction",
 // "ffi.Module.load_from_file.so" and "ffi.ModuleLoadFromFile" expose them
 // through TVMFFIFunctionGetGlobal.
+//
+// Generated code reaches its runtime through two symbols a module fills in:
+// `__tvm_ffi__library_ctx` receives the module itself (the handle that
+// TVMFFIEnvModLookupFromImports takes), and every context symbol registered
+// with TVMFFIEnvModRegisterContextSymbol (e.g. "__TVMBackendAllocWorkspace")
+// is written into the library's variable of that name when it is loaded.
 #ifndef FFI_CORE_MODULE_H_
 #define FFI_CORE_MODULE_H_
 
@@ -16,12 +22,23 @@ namespace ffi_core {
 
 // Prefix of every exported function symbol.
 inline constexpr char kSymbolPrefix[] = "__tvm_ffi_";
+// The variable generated code keeps its module handle in.
+inline constexpr char kLibraryCtxSymbol[] = "__tvm_ffi__library_ctx";
 // Longest function name Module::GetFunction accepts.
 inline constexpr size_t kMaxSymbolName = 120;
+// Longest system library prefix ("ffi.SystemLib" argument).
+inline constexpr size_t kMaxSystemLibPrefix = 31;
+
+namespace detail {
+struct ImportCacheEntry;  // module.cc
+}  // namespace detail
 
 struct ModuleObj {
   TVMFFIObject header;
-  void* library;  // port::LibraryOpen handle; NULL for the system library
+  void* library;       // port::LibraryOpen handle; NULL for the system library
+  const char* prefix;  // system library symbol prefix ("" for a shared library)
+  // Functions handed out by LookupFromImports; they live as long as the module.
+  detail::ImportCacheEntry* import_cache;
   ~ModuleObj();
 };
 
@@ -30,11 +47,18 @@ class Module {
   Module() = default;
   explicit Module(ObjectPtr<ModuleObj> obj) : obj_(std::move(obj)) {}
 
-  static Expected<Module> SystemLib();
+  // The system library for a symbol prefix (TVM's "system_lib_prefix"),
+  // one module per prefix for the life of the program, as upstream keeps it.
+  static Expected<Module> SystemLib(const char* prefix = "", size_t prefix_size = 0);
   // Host only: bare-metal ports fail with NotImplementedError.
   static Expected<Module> LoadFromFile(const char* path);
-  // The function `name` (without the prefix), or an empty Function.
+  // The function `name` (without the `__tvm_ffi_` prefix), or an empty
+  // Function. The system library tries `__tvm_ffi_<prefix><name>` first.
   Expected<Function> GetFunction(const char* name, size_t size) const;
+  // What generated code calls through TVMFFIEnvModLookupFromImports: the
+  // function `name` from the module's imports, else the global registry,
+  // else a RuntimeError. The module keeps it: the pointer is borrowed.
+  Expected<TVMFFIObject*> LookupFromImports(const char* name) const;
 
   explicit operator bool() const { return static_cast<bool>(obj_); }
   const ObjectPtr<ModuleObj>& object() const { return obj_; }
@@ -45,7 +69,13 @@ class Module {
 
 // `name` is the full symbol ("__tvm_ffi_add_one") and must outlive the
 // program (generated code passes literals); re-registering replaces it.
+// Registration runs from static constructors, before main can look at the
+// error slot, so a failure is also passed to the port's log.
 Status RegisterSystemLibSymbol(const char* name, void* symbol);
+
+// A value written into the variable `name` of every library loaded from now
+// on. `name` must outlive the program; re-registering replaces the value.
+Status RegisterContextSymbol(const char* name, void* symbol);
 
 namespace detail {
 // The built-in global `name`, made on demand, or an empty Function.

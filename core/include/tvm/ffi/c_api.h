@@ -318,6 +318,14 @@ TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny
 TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out);
 TVM_FFI_DLL int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out);
 
+/* ---- one-time handles for generated code ---- */
+/* If *handle_addr is NULL, runs init_func once and stores its result there;
+ * concurrent callers wait for it. init_func raises and returns non-zero on
+ * failure, which is passed on and leaves *handle_addr NULL. */
+TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result));
+/* If *handle_addr is not NULL, runs deinit_func on it once and clears it. */
+TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle));
+
 #ifdef __cplusplus
 } /* extern "C" */
 
