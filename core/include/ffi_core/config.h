@@ -11,7 +11,7 @@
 // Bytes kept for an error's message, including the terminator. Longer
 // messages are cut and end with FFI_CORE_TRUNCATION_MARKER.
 #ifndef FFI_CORE_ERROR_MESSAGE_CAPACITY
-#define FFI_CORE_ERROR_MESSAGE_CAPACITY 160
+#define FFI_CORE_ERROR_MESSAGE_CAPACITY 320
 #endif
 
 // Error objects each error slot owns inline. One is the pending error; the
