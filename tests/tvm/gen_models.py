@@ -207,7 +207,9 @@ def main():
         args = []
         for i, (t, v) in enumerate(zip(tensors[:-1], vals)):
             ctype, code, bits = C_TYPES[str(t.dtype)]
-            lines.append("static %s %s_arg%d[%d] = {%s};" % (ctype, name, i, v.size, c_values(v)))
+            # Inputs and weights stay in flash; only outputs take RAM.
+            lines.append("static const %s %s_arg%d[%d] = {%s};" % (ctype, name, i, v.size,
+                                                                   c_values(v)))
             args.append((name + "_arg%d" % i, v.shape, code, bits))
         ctype, code, bits = C_TYPES[str(ref.dtype)]
         lines.append("static %s %s_out[%d];" % (ctype, name, ref.size))

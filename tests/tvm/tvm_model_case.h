@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 typedef struct {
-  void* data;
+  const void* data; /* the output (last argument) is writable */
   int32_t ndim;
   int64_t shape[4];
   uint8_t code; /* DLDataTypeCode */
