@@ -250,8 +250,8 @@ void RunExhaustedWorkspace(unsigned char* full, size_t full_size) {
 }
 
 // Function and module objects come from here; all must come back.
-ffi_core::StaticPool<128, 16> g_pool;
-alignas(16) unsigned char g_workspace[4096];
+ffi_core::StaticPool<128, 8> g_pool;
+alignas(16) unsigned char g_workspace[3072];
 
 }  // namespace
 
