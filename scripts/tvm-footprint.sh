@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 . scripts/board-lib.sh
 BOARDS=("$@")
-[ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+[ ${#BOARDS[@]} -gt 0 ] || BOARDS=("${ALL_BOARDS[@]}")
 
 echo "TVM example footprint: tests/tvm firmware (5 models, LLVM objects), -Os, FFI_CORE_CHECK_PADDING=OFF"
 echo

@@ -53,28 +53,26 @@ def dense(x, w, b, name):
     return te.compute(acc.shape, lambda i, j: acc[i, j] + b[j], name=name)
 
 
-def model_mlp():
-    """Float MLP 16 -> 32 (ReLU) -> 8; the hidden layer stays on the stack."""
-    x, w1, b1, w2, b2 = (te.placeholder(s, "float32", name=n) for n, s in
-                         [("x", (1, 16)), ("w1", (16, 32)), ("b1", (32,)), ("w2", (32, 8)),
-                          ("b2", (8,))])
+def mlp(n_in, n_hidden, n_out, tol):
+    """Float MLP n_in -> n_hidden (ReLU) -> n_out, weights passed as arguments."""
+    shapes = [("x", (1, n_in)), ("w1", (n_in, n_hidden)), ("b1", (n_hidden,)),
+              ("w2", (n_hidden, n_out)), ("b2", (n_out,))]
+    x, w1, b1, w2, b2 = (te.placeholder(s, "float32", name=n) for n, s in shapes)
     y = dense(dense_relu(x, w1, b1, "h"), w2, b2, "y")
-    vals = [f32(1, 16), f32(16, 32), f32(32), f32(32, 8), f32(8)]
+    vals = [f32(*s) for _, s in shapes]
     h = np.maximum(vals[0] @ vals[1] + vals[2], 0)
     ref = (h @ vals[3] + vals[4]).astype("float32")
-    return [x, w1, b1, w2, b2, y], vals, ref, 1e-5
+    return [x, w1, b1, w2, b2, y], vals, ref, tol
+
+
+def model_mlp():
+    """16 -> 32 -> 8: the hidden layer stays on the stack."""
+    return mlp(16, 32, 8, 1e-5)
 
 
 def model_mlp_wide():
-    """Float MLP 8 -> 300 (ReLU) -> 4: the 1200-byte hidden layer needs a workspace."""
-    x, w1, b1, w2, b2 = (te.placeholder(s, "float32", name=n) for n, s in
-                         [("x", (1, 8)), ("w1", (8, 300)), ("b1", (300,)), ("w2", (300, 4)),
-                          ("b2", (4,))])
-    y = dense(dense_relu(x, w1, b1, "h"), w2, b2, "y")
-    vals = [f32(1, 8), f32(8, 300), f32(300), f32(300, 4), f32(4)]
-    h = np.maximum(vals[0] @ vals[1] + vals[2], 0)
-    ref = (h @ vals[3] + vals[4]).astype("float32")
-    return [x, w1, b1, w2, b2, y], vals, ref, 1e-4
+    """8 -> 300 -> 4: the 1200-byte hidden layer needs a workspace."""
+    return mlp(8, 300, 4, 1e-4)
 
 
 def model_dense_int8():
