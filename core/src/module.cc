@@ -32,6 +32,12 @@ struct SystemSymbol {
 SystemSymbol g_system_lib[FFI_CORE_SYSTEM_LIB_CAPACITY];
 SystemSymbol g_context_symbols[FFI_CORE_CONTEXT_SYMBOL_CAPACITY];
 
+struct LoaderEntry {
+  const char* kind;
+  LibraryBinLoader loader;
+};
+LoaderEntry g_loaders[FFI_CORE_LIBRARY_BIN_LOADER_CAPACITY];
+
 // System library modules live for the whole program (generated code keeps
 // their handle in its library context), so they sit in static storage,
 // constructed on first use and never destroyed.
@@ -75,17 +81,116 @@ void* LookupSymbol(const ModuleObj* m, const char* symbol) {
   return m->library != nullptr ? port::LibrarySymbol(m->library, symbol) : FindSystemSymbol(symbol);
 }
 
-// Points the library's `__tvm_ffi__library_ctx` (prefixed first for the
-// system library) at the module, as upstream's loader does.
-void BindLibraryContext(ModuleObj* m) {
-  char symbol[kMaxSystemLibPrefix + sizeof(kLibraryCtxSymbol)];
+// A library-wide variable (`__tvm_ffi__library_ctx`, ...): the system
+// library tries its prefixed name first, as upstream's does.
+void* LookupLibraryVariable(const ModuleObj* m, const char* name, size_t size) {
+  char symbol[kMaxSystemLibPrefix + 32];
   void* addr = nullptr;
-  if (m->prefix[0] != '\0' && JoinSymbol(symbol, sizeof(symbol), m->prefix, kLibraryCtxSymbol,
-                                         sizeof(kLibraryCtxSymbol) - 1)) {
+  if (m->prefix[0] != '\0' && JoinSymbol(symbol, sizeof(symbol), m->prefix, name, size)) {
     addr = LookupSymbol(m, symbol);
   }
-  if (addr == nullptr) addr = LookupSymbol(m, kLibraryCtxSymbol);
+  return addr != nullptr ? addr : LookupSymbol(m, name);
+}
+
+// Points the library's `__tvm_ffi__library_ctx` at the module, as
+// upstream's loader does.
+void BindLibraryContext(ModuleObj* m) {
+  void* addr = LookupLibraryVariable(m, kLibraryCtxSymbol, sizeof(kLibraryCtxSymbol) - 1);
   if (addr != nullptr) *static_cast<void**>(addr) = m;
+}
+
+// Reads the little-endian layout of __tvm_ffi__library_bin, bounds-checked.
+struct BinReader {
+  const uint8_t* at;
+  const uint8_t* end;
+  bool U64(uint64_t* out) {
+    if (end - at < 8) return false;
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) v = (v << 8) | at[i];
+    at += 8;
+    *out = v;
+    return true;
+  }
+  // A length-prefixed byte string, borrowed.
+  bool Bytes(const uint8_t** data, size_t* size) {
+    uint64_t n = 0;
+    if (!U64(&n) || n > static_cast<uint64_t>(end - at)) return false;
+    *data = at;
+    *size = static_cast<size_t>(n);
+    at += n;
+    return true;
+  }
+  bool SkipU64Vector(uint64_t* count) {
+    if (!U64(count) || *count > static_cast<uint64_t>(end - at) / 8) return false;
+    at += *count * 8;
+    return true;
+  }
+};
+
+Status LibraryBinError(const char* why) {
+  return RaiseError(ErrorKind::kValueError, {"malformed ", kLibraryBinSymbol, ": ", why});
+}
+
+// The first of `m`'s imports that has the function, or an empty Function.
+Expected<Function> FindInImports(const ModuleObj* m, const char* name, size_t size) {
+  for (TVMFFIObject* imported : m->imports) {
+    if (imported == nullptr) continue;
+    const Module child(ObjectPtr<ModuleObj>::Retain(reinterpret_cast<ModuleObj*>(imported)));
+    FFI_CORE_ASSIGN_OR_RETURN(Function f, child.GetFunction(name, size));
+    if (f) return f;
+  }
+  return Function();
+}
+
+// Loads every module a library embeds and makes the library import it. The
+// import tree is flattened: the library imports each embedded module, which
+// is all TVM's exporter writes for a Relax executable.
+Status ProcessLibraryBin(ModuleObj* m) {
+  const uint8_t* bin = static_cast<const uint8_t*>(
+      LookupLibraryVariable(m, kLibraryBinSymbol, sizeof(kLibraryBinSymbol) - 1));
+  if (bin == nullptr) return Status::Ok();
+  BinReader header{bin, bin + 8};
+  uint64_t nbytes = 0;
+  if (!header.U64(&nbytes) || nbytes > (uint64_t{1} << 40)) return LibraryBinError("bad size");
+  BinReader r{bin + 8, bin + 8 + nbytes};
+  uint64_t num_modules = 0;
+  uint64_t num_children = 0;
+  if (!r.SkipU64Vector(&num_modules) || num_modules == 0 || !r.SkipU64Vector(&num_children)) {
+    return LibraryBinError("bad import tree");
+  }
+  const Module library(ObjectPtr<ModuleObj>::Retain(m));
+  for (uint64_t i = 0; i + 1 < num_modules; ++i) {
+    const uint8_t* kind = nullptr;
+    size_t kind_size = 0;
+    if (!r.Bytes(&kind, &kind_size)) return LibraryBinError("truncated module kind");
+    if (kind_size == 4 && std::memcmp(kind, "_lib", 4) == 0) continue;
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+    if (!r.Bytes(&data, &size)) return LibraryBinError("truncated module bytes");
+    LibraryBinLoader loader = nullptr;
+    {
+      detail::GlobalLockGuard lock;
+      for (const LoaderEntry& e : g_loaders) {
+        if (e.kind != nullptr && std::strlen(e.kind) == kind_size &&
+            std::memcmp(e.kind, kind, kind_size) == 0) {
+          loader = e.loader;
+        }
+      }
+    }
+    if (loader == nullptr) {
+      char name[48];
+      const size_t n = kind_size < sizeof(name) - 1 ? kind_size : sizeof(name) - 1;
+      std::memcpy(name, kind, n);
+      name[n] = '\0';
+      return RaiseError(ErrorKind::kRuntimeError,
+                        {"the library embeds a '", name,
+                         "' module and no loader for it is linked (Relax executables: "
+                         "ffi_core::tvm)"});
+    }
+    FFI_CORE_ASSIGN_OR_RETURN(Module embedded, loader(library, data, size));
+    FFI_CORE_RETURN_IF_ERROR(library.Import(embedded));
+  }
+  return Status::Ok();
 }
 
 void StaticModuleDeleter(void*, int) {
@@ -106,11 +211,12 @@ int CallLibraryFunction(void* handle, const TVMFFIAny* args, int32_t num_args, T
   return static_cast<LibraryFunctionObj*>(handle)->target(nullptr, args, num_args, result);
 }
 
-Expected<Module> NewLibraryModule(void* library) {
+Expected<Module> NewModule(void* library, const ModuleKind* kind, void* state) {
   FFI_CORE_ASSIGN_OR_RETURN(ModuleObj * obj, NewObject<ModuleObj>(kTVMFFIModule, 0));
   obj->library = library;
   obj->prefix = "";
-  obj->import_cache = nullptr;
+  obj->kind = kind;
+  obj->state = state;
   return Module(ObjectPtr<ModuleObj>::Adopt(obj));
 }
 
@@ -198,6 +304,10 @@ constexpr Builtin kBuiltins[] = {
 }  // namespace
 
 ModuleObj::~ModuleObj() {
+  for (TVMFFIObject* imported : imports) {
+    if (imported != nullptr) ObjectDecRef(imported);
+  }
+  if (kind != nullptr && kind->destroy != nullptr) kind->destroy(this);
   for (detail::ImportCacheEntry* e = import_cache; e != nullptr;) {
     detail::ImportCacheEntry* next = e->next;
     ObjectDecRef(&e->header);
@@ -269,6 +379,8 @@ Expected<Module> Module::SystemLib(const char* prefix, size_t prefix_size) {
       // The table holds the first reference for good.
       InitObjectHeader(&m->header, kTVMFFIModule, &StaticModuleDeleter);
       m->prefix = slot->prefix;
+      // What the firmware embeds is loaded once, with the module.
+      FFI_CORE_RETURN_IF_ERROR(ProcessLibraryBin(m));
       slot->used = true;
     }
     ObjectIncRef(&m->header);
@@ -283,14 +395,54 @@ Expected<Module> Module::LoadFromFile(const char* path) {
   if (path == nullptr) return RaiseError(ErrorKind::kValueError, {"LoadFromFile: NULL path"});
   void* lib = port::LibraryOpen(path);
   if (lib == nullptr) return StatusFromPendingError();
-  Expected<Module> m = NewLibraryModule(lib);
+  Expected<Module> m = NewModule(lib, nullptr, nullptr);
   if (!m.ok()) {
     port::LibraryClose(lib);
     return m;
   }
   BindContextSymbols(lib);
   BindLibraryContext(m->object().get());
+  FFI_CORE_RETURN_IF_ERROR(ProcessLibraryBin(m->object().get()));
   return m;
+}
+
+Expected<Module> Module::Create(const ModuleKind* kind, void* state) {
+  if (kind == nullptr || kind->get_function == nullptr) {
+    return RaiseError(ErrorKind::kValueError, {"Module::Create: no kind or get_function"});
+  }
+  return NewModule(nullptr, kind, state);
+}
+
+Status Module::Import(const Module& other) const {
+  if (!obj_ || !other) return RaiseError(ErrorKind::kValueError, {"Import of an empty Module"});
+  detail::GlobalLockGuard lock;
+  for (TVMFFIObject*& slot : obj_->imports) {
+    if (slot == nullptr) {
+      slot = other.object().header();
+      ObjectIncRef(slot);
+      return Status::Ok();
+    }
+  }
+  return RaiseError(ErrorKind::kMemoryError,
+                    {"module imports full (FFI_CORE_MODULE_IMPORT_CAPACITY=",
+                     FFI_CORE_MODULE_IMPORT_CAPACITY, ")"});
+}
+
+Status RegisterLibraryBinLoader(const char* kind, LibraryBinLoader loader) {
+  if (kind == nullptr || loader == nullptr) {
+    return RaiseError(ErrorKind::kValueError, {"library_bin loader with a NULL kind or function"});
+  }
+  detail::GlobalLockGuard lock;
+  LoaderEntry* slot = detail::FindOrFreeSlot(
+      g_loaders, [kind](const LoaderEntry& e) { return std::strcmp(e.kind, kind) == 0; },
+      [](const LoaderEntry& e) { return e.kind == nullptr; });
+  if (slot == nullptr) {
+    return RaiseError(ErrorKind::kMemoryError,
+                      {"library_bin loaders full (FFI_CORE_LIBRARY_BIN_LOADER_CAPACITY=",
+                       FFI_CORE_LIBRARY_BIN_LOADER_CAPACITY, ") registering ", kind});
+  }
+  *slot = LoaderEntry{kind, loader};
+  return Status::Ok();
 }
 
 Expected<Function> Module::GetFunction(const char* name, size_t size) const {
@@ -306,6 +458,7 @@ Expected<Function> Module::GetFunction(const char* name, size_t size) const {
     name += kPrefix;
     size -= kPrefix;
   }
+  if (obj_->kind != nullptr) return obj_->kind->get_function(obj_.get(), name, size);
   char symbol[kPrefix + kMaxSystemLibPrefix + kMaxSymbolName + 1];
   void* addr = nullptr;
   if (obj_->prefix[0] != '\0') {
@@ -317,7 +470,7 @@ Expected<Function> Module::GetFunction(const char* name, size_t size) const {
   if (addr == nullptr && JoinSymbol(symbol, sizeof(symbol), kSymbolPrefix, name, size)) {
     addr = LookupSymbol(obj_.get(), symbol);
   }
-  if (addr == nullptr) return Function();
+  if (addr == nullptr) return FindInImports(obj_.get(), name, size);
   FFI_CORE_ASSIGN_OR_RETURN(LibraryFunctionObj * f,
                             NewObject<LibraryFunctionObj>(kTVMFFIFunction, 0));
   f->cell = TVMFFIFunctionCell{&CallLibraryFunction, nullptr};
@@ -337,9 +490,11 @@ Expected<TVMFFIObject*> Module::LookupFromImports(const char* name) const {
       if (std::strcmp(e->name(), name) == 0) return e->function;
     }
   }
-  // ffi-core modules import nothing, so the global registry is next.
   const size_t size = std::strlen(name);
-  FFI_CORE_ASSIGN_OR_RETURN(Function f, GetGlobalFunction(name, size));
+  FFI_CORE_ASSIGN_OR_RETURN(Function f, FindInImports(m, name, size));
+  if (!f) {
+    FFI_CORE_ASSIGN_OR_RETURN(f, GetGlobalFunction(name, size));
+  }
   if (!f) {
     return RaiseError(
         ErrorKind::kRuntimeError,

@@ -57,6 +57,17 @@
 #define FFI_CORE_CONTEXT_SYMBOL_CAPACITY 8
 #endif
 
+// Modules one module may import (e.g. the executable a library embeds).
+#ifndef FFI_CORE_MODULE_IMPORT_CAPACITY
+#define FFI_CORE_MODULE_IMPORT_CAPACITY 2
+#endif
+
+// Kinds of module a library may embed in __tvm_ffi__library_bin with a
+// loader (RegisterLibraryBinLoader), e.g. "relax.VMExecutable".
+#ifndef FFI_CORE_LIBRARY_BIN_LOADER_CAPACITY
+#define FFI_CORE_LIBRARY_BIN_LOADER_CAPACITY 2
+#endif
+
 #define FFI_CORE_TRUNCATION_MARKER "...[truncated]"
 
 #endif  // FFI_CORE_CONFIG_H_
