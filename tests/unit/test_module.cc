@@ -171,8 +171,9 @@ TEST_CASE("context symbols are validated and the table is bounded") {
   AllocatorScope scope;
   CHECK(TVMFFIEnvModRegisterContextSymbol(nullptr, nullptr) != 0);
   CHECK(TakeError().kind == "ValueError");
-  static const char* const kNames[] = {"__ctx0", "__ctx1", "__ctx2", "__ctx3", "__ctx4",
-                                       "__ctx5", "__ctx6", "__ctx7", "__ctx8"};
+  static const char* const kNames[] = {"__ctx0",  "__ctx1",  "__ctx2", "__ctx3", "__ctx4",
+                                       "__ctx5",  "__ctx6",  "__ctx7", "__ctx8", "__ctx9",
+                                       "__ctx10", "__ctx11", "__ctx12"};
   int failures = 0;
   for (const char* n : kNames) failures += TVMFFIEnvModRegisterContextSymbol(n, nullptr) != 0;
   // Re-registering a name replaces it rather than taking a new entry.

@@ -1,6 +1,8 @@
-// Host runtime only: a TVM shared library calls its backend through
-// variables (`__TVMBackendAllocWorkspace`, ...) that the loader fills with
-// the context symbols registered here, as upstream's TVM runtime does.
+// Host runtime only: a TVM shared library calls its backend, and the
+// TVM-FFI functions compiled Relax code uses, through variables
+// (`__TVMBackendAllocWorkspace`, `__TVMFFIFunctionCall`, ...) that the loader
+// fills with the context symbols registered here, as TVM's runtime does.
+#include <tvm/ffi/c_api.h>
 #include <tvm/ffi/extra/c_env_api.h>
 #include <tvm/runtime/c_backend_api.h>
 
@@ -17,6 +19,12 @@ __attribute__((constructor)) void RegisterBackendContextSymbols() {
                                           reinterpret_cast<void*>(&TVMBackendParallelLaunch));
   (void)TVMFFIEnvModRegisterContextSymbol("__TVMBackendParallelBarrier",
                                           reinterpret_cast<void*>(&TVMBackendParallelBarrier));
+  (void)TVMFFIEnvModRegisterContextSymbol("__TVMFFIFunctionCall",
+                                          reinterpret_cast<void*>(&TVMFFIFunctionCall));
+  (void)TVMFFIEnvModRegisterContextSymbol("__TVMFFIEnvModLookupFromImports",
+                                          reinterpret_cast<void*>(&TVMFFIEnvModLookupFromImports));
+  (void)TVMFFIEnvModRegisterContextSymbol("__TVMFFIHandleInitOnce",
+                                          reinterpret_cast<void*>(&TVMFFIHandleInitOnce));
 }
 
 }  // namespace

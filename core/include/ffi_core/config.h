@@ -54,7 +54,7 @@
 // Context symbols (TVMFFIEnvModRegisterContextSymbol) written into every
 // library the host loads, e.g. TVM's "__TVMBackendAllocWorkspace".
 #ifndef FFI_CORE_CONTEXT_SYMBOL_CAPACITY
-#define FFI_CORE_CONTEXT_SYMBOL_CAPACITY 8
+#define FFI_CORE_CONTEXT_SYMBOL_CAPACITY 12
 #endif
 
 // Modules one module may import (e.g. the executable a library embeds).

@@ -1,0 +1,275 @@
+// Runs one whole model TVM's Relax compiled (gen_relax_models.py writes
+// RELAX_MODEL_DATA) through ffi-core's Relax VM: its `main` from the system
+// library (boards) or from TVM's shared library (host, with
+// RELAX_MODEL_DIR), called twice with a DLTensor and with a Tensor, the
+// outputs compared with numpy's (and on the host bit for bit with TVM's own
+// VirtualMachine); then bad inputs, and memory running out. Every object,
+// storage and register file comes from one static heap, whose use is
+// reported against the storage TVM's memory plan asks for.
+#include <ffi_core/heap_allocator.h>
+#include <ffi_core/tvm_vm.h>
+#include <tvm/ffi/c_api.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include RELAX_MODEL_DATA
+
+namespace {
+
+int g_passed = 0;
+int g_failed = 0;
+
+void Check(bool ok, const char* what) {
+  if (ok) {
+    ++g_passed;
+  } else {
+    ++g_failed;
+    std::printf("FAIL %s\n", what);
+  }
+}
+
+TVMFFIAny None() {
+  TVMFFIAny a;
+  std::memset(&a, 0, sizeof(a));
+  return a;
+}
+
+void Release(TVMFFIAny* a) {
+  if (a->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(a->v_obj);
+  *a = None();
+}
+
+struct Taken {
+  char kind[32];
+  char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
+};
+Taken TakeError() {
+  Taken t{};
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err != nullptr) {
+    const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+    std::snprintf(t.kind, sizeof(t.kind), "%.*s", static_cast<int>(cell->kind.size),
+                  cell->kind.data);
+    std::snprintf(t.message, sizeof(t.message), "%.*s", static_cast<int>(cell->message.size),
+                  cell->message.data);
+    TVMFFIObjectDecRef(err);
+  }
+  return t;
+}
+
+int Call(const char* global, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+  TVMFFIByteArray name{global, std::strlen(global)};
+  TVMFFIObjectHandle f = nullptr;
+  if (TVMFFIFunctionGetGlobal(&name, &f) != 0 || f == nullptr) return -1;
+  const int rc = TVMFFIFunctionCall(f, args, n, out);
+  TVMFFIObjectDecRef(f);
+  return rc;
+}
+
+TVMFFIAny OpenModule() {
+  TVMFFIAny module = None();
+#ifdef RELAX_MODEL_DIR
+  const char* path = RELAX_MODEL_DIR "/" RELAX_MODEL_NAME ".so";
+  TVMFFIAny arg = None();
+  arg.type_index = kTVMFFIRawStr;
+  arg.v_c_str = path;
+  if (Call("ffi.ModuleLoadFromFile", &arg, 1, &module) != 0) module = None();
+#else
+  if (Call("ffi.SystemLib", nullptr, 0, &module) != 0) module = None();
+#endif
+  return module;
+}
+
+DLTensor MakeDL(const RelaxTensor& spec, const void* data) {
+  DLTensor t;
+  std::memset(&t, 0, sizeof(t));  // the short-enum policy: zero every byte
+  t.data = const_cast<void*>(data);
+  t.device.device_type = kDLCPU;
+  t.ndim = spec.ndim;
+  t.dtype = DLDataType{spec.code, spec.bits, 1};
+  t.shape = const_cast<int64_t*>(spec.shape);
+  return t;
+}
+
+// |got - want| <= tol * (1 + |want|) element by element; exact for tol 0.
+template <typename T>
+bool Close(const void* got, const void* want, int64_t n, double tol, double* worst) {
+  bool ok = true;
+  for (int64_t i = 0; i < n; ++i) {
+    const double g = static_cast<const T*>(got)[i];
+    const double w = static_cast<const T*>(want)[i];
+    const double d = std::fabs(g - w);
+    if (d > *worst) *worst = d;
+    ok = ok && d <= tol * (1.0 + std::fabs(w));
+  }
+  return ok;
+}
+
+bool CompareTensor(const TVMFFIAny& value, const RelaxTensor& want, const void* tvm,
+                   double* worst) {
+  if (value.type_index != kTVMFFITensor) return false;
+  const DLTensor* t = TVMFFITensorGetDLTensorPtr(value.v_obj);
+  int64_t n = 1;
+  for (int i = 0; i < want.ndim; ++i) {
+    if (t->shape[i] != want.shape[i]) return false;
+    n *= want.shape[i];
+  }
+  if (t->ndim != want.ndim || t->dtype.code != want.code || t->dtype.bits != want.bits) {
+    return false;
+  }
+  const void* data = static_cast<const char*>(t->data) + t->byte_offset;
+  bool ok;
+  double unused = 0;
+  if (want.code == kDLFloat) {
+    ok = Close<float>(data, want.data, n, RELAX_MODEL_TOLERANCE, worst);
+#ifdef RELAX_MODEL_DIR
+    // The host runs the same machine code TVM's VM ran.
+    ok = ok && Close<float>(data, tvm, n, 0.0, &unused);
+#endif
+  } else {
+    ok = want.bits == 32 ? Close<int32_t>(data, want.data, n, 0.0, worst)
+                         : Close<int8_t>(data, want.data, n, 0.0, worst);
+  }
+  (void)tvm;
+  (void)unused;
+  return ok;
+}
+
+// One output, or a tuple of them as an Array.
+bool CompareResult(const TVMFFIAny& result, double* worst) {
+  constexpr int kCount = sizeof(kOutputs) / sizeof(kOutputs[0]);
+  if (kCount == 1) return CompareTensor(result, kOutputs[0], kTvmOutputs[0], worst);
+  if (result.type_index != kTVMFFIArray) return false;
+  const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(result.v_obj + 1);
+  if (cell->size != kCount) return false;
+  bool ok = true;
+  for (int i = 0; i < kCount; ++i) {
+    ok = ok && CompareTensor(static_cast<const TVMFFIAny*>(cell->data)[i], kOutputs[i],
+                             kTvmOutputs[i], worst);
+  }
+  return ok;
+}
+
+// Tensor objects over the static input, for the second run.
+struct Borrowed {
+  static void Free(DLManagedTensor*) {}
+};
+
+ffi_core::StaticHeap<RELAX_HEAP_BYTES> g_heap;
+
+}  // namespace
+
+int main() {
+  ffi_core::SetAllocator(g_heap.allocator());
+  TVMFFIAny module = OpenModule();
+  TVMFFIAny args[2] = {module, None()};
+  args[1].type_index = kTVMFFIRawStr;
+  args[1].v_c_str = "main";
+  TVMFFIAny fn = None();
+  if (module.type_index != kTVMFFIModule || Call("ffi.ModuleGetFunction", args, 2, &fn) != 0 ||
+      fn.type_index != kTVMFFIFunction) {
+    Taken t = TakeError();
+    std::printf("FAIL %s: main not found (%s: %s)\n", RELAX_MODEL_NAME, t.kind, t.message);
+    return 1;
+  }
+
+  // Run 1 with a DLTensor, run 2 with a Tensor object; each result released.
+  DLTensor input = MakeDL(kInput, kInput.data);
+  DLManagedTensor managed{input, nullptr, &Borrowed::Free};
+  TVMFFIObjectHandle input_tensor = nullptr;
+  Check(TVMFFITensorFromDLPack(&managed, 0, 0, &input_tensor) == 0, "input as a Tensor");
+  size_t used_after[2] = {0, 0};
+  size_t peak[2] = {0, 0};
+  FFICoreTVMVMStats before;
+  FFICoreTVMGetVMStats(&before);
+  for (int run = 0; run < 2; ++run) {
+    TVMFFIAny in = None();
+    in.type_index = run == 0 ? kTVMFFIDLTensorPtr : kTVMFFITensor;
+    in.v_ptr = run == 0 ? static_cast<void*>(&input) : input_tensor;
+    TVMFFIAny result = None();
+    g_heap.ResetPeak();
+    const size_t start = g_heap.used_bytes();
+    if (TVMFFIFunctionCall(fn.v_obj, &in, 1, &result) != 0) {
+      Taken t = TakeError();
+      std::printf("FAIL %s run %d: %s: %s\n", RELAX_MODEL_NAME, run + 1, t.kind, t.message);
+      ++g_failed;
+      continue;
+    }
+    double worst = 0;
+    const bool ok = CompareResult(result, &worst);
+    std::printf("%s run %d (%s input): max |ffi-core - numpy| = %.3g: %s\n", RELAX_MODEL_NAME,
+                run + 1, run == 0 ? "DLTensor" : "Tensor", worst, ok ? "ok" : "MISMATCH");
+    Check(ok, "output");
+    Release(&result);
+    used_after[run] = g_heap.used_bytes();
+    peak[run] = g_heap.peak_bytes() - start;
+  }
+  FFICoreTVMVMStats after;
+  FFICoreTVMGetVMStats(&after);
+  const size_t planned = (after.storage_bytes - before.storage_bytes) / 2;
+  std::printf(
+      "%s memory: TVM's plan %lu bytes of storage per run (%lu allocations); heap peak per run "
+      "%lu then %lu bytes (storage, tensors, shapes, register file); constants %lu in place, "
+      "%lu bytes copied\n",
+      RELAX_MODEL_NAME, static_cast<unsigned long>(planned),
+      static_cast<unsigned long>((after.storage_allocations - before.storage_allocations) / 2),
+      static_cast<unsigned long>(peak[0]), static_cast<unsigned long>(peak[1]),
+      static_cast<unsigned long>(after.constants_in_place),
+      static_cast<unsigned long>(after.constant_bytes_copied));
+  // The second run needs nothing the first did not give back.
+  Check(used_after[1] == used_after[0] && peak[1] <= peak[0], "second run uses no more memory");
+
+  // Bad inputs: TVM's kind, and TVM's message (which adds its check's text
+  // in front).
+  for (const RelaxBadCall& bad : kBadCalls) {
+    int64_t shape[4];
+    std::memcpy(shape, kInput.shape, sizeof(shape));
+    DLTensor t = MakeDL(kInput, kInput.data);
+    t.shape = shape;
+    if (bad.what == RELAX_BAD_DTYPE) {
+      t.dtype = kInput.code == kDLFloat ? DLDataType{kDLInt, 8, 1} : DLDataType{kDLFloat, 32, 1};
+    } else {
+      shape[kInput.ndim - 1] = 1;
+    }
+    TVMFFIAny in = None();
+    in.type_index = kTVMFFIDLTensorPtr;
+    in.v_ptr = &t;
+    TVMFFIAny result = None();
+    const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
+    Taken e = TakeError();
+    const size_t n = std::strlen(e.message);
+    const size_t m = std::strlen(bad.message);
+    const bool ok = rc != 0 && std::strcmp(e.kind, bad.kind) == 0 && n > 0 && n <= m &&
+                    std::strcmp(bad.message + (m - n), e.message) == 0;
+    std::printf("%s bad %s -> %s: %s\n", RELAX_MODEL_NAME,
+                bad.what == RELAX_BAD_DTYPE ? "dtype" : "shape", e.kind, e.message);
+    Check(ok, "bad input gives TVM's kind and message");
+  }
+  TVMFFIAny result = None();
+  Check(TVMFFIFunctionCall(fn.v_obj, nullptr, 0, &result) != 0 &&
+            std::strcmp(TakeError().kind, "TypeError") == 0,
+        "wrong argument count is a TypeError");
+
+  // Memory running out mid-model: a MemoryError, and all of it back.
+  static ffi_core::StaticHeap<512> tiny;
+  ffi_core::SetAllocator(tiny.allocator());
+  TVMFFIAny in = None();
+  in.type_index = kTVMFFIDLTensorPtr;
+  in.v_ptr = &input;
+  const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
+  Taken oom = TakeError();
+  std::printf("%s in a 512-byte heap -> %s: %s\n", RELAX_MODEL_NAME, oom.kind, oom.message);
+  Check(rc != 0 && std::strcmp(oom.kind, "MemoryError") == 0 && tiny.live_blocks() == 0,
+        "exhausted memory is a MemoryError and leaks nothing");
+  ffi_core::SetAllocator(g_heap.allocator());
+  Check(g_heap.used_bytes() == used_after[0], "nothing left over after the failures");
+
+  TVMFFIObjectDecRef(input_tensor);
+  Release(&fn);
+  Release(&module);
+  std::printf("relax %s: %d passed, %d failed\n", RELAX_MODEL_NAME, g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,470 @@
+// The vm.builtin.* functions compiled Relax code looks up by name
+// (TVMFFIEnvModLookupFromImports), with the arguments and error kinds and
+// messages of TVM's runtime (src/runtime/vm/builtin.cc). Storage and tensors
+// take memory from ffi-core's installed allocator and give it back when
+// released.
+#include <ffi_core/dtype.h>
+#include <ffi_core/error.h>
+#include <ffi_core/shape.h>
+#include <ffi_core/string.h>
+#include <ffi_core/tensor.h>
+
+#include <cstring>
+
+#include "vm_objects.h"
+
+namespace ffi_core {
+namespace tvm_vm {
+namespace {
+
+// The alignment TVM's allocators give storage (kAllocAlignment).
+constexpr size_t kStorageAlignment = 64;
+// MatchShapeCode and MakeShapeCode (tvm/runtime/vm/builtin.h).
+constexpr int64_t kAssertEqualToImm = 0;
+constexpr int64_t kStoreToHeap = 1;
+constexpr int64_t kNoOp = 2;
+constexpr int64_t kAssertEqualToLoad = 3;
+constexpr int64_t kUseImm = 0;
+constexpr int64_t kLoadShape = 1;
+
+Status Need(PackedArgs args, int32_t n, const char* name) {
+  if (args.size() >= n) return Status::Ok();
+  return RaiseError(ErrorKind::kTypeError,
+                    {"vm.builtin.", name, ": expected ", n, " arguments, got ", args.size()});
+}
+
+// The optional error context TVM's checks prefix their messages with.
+struct ErrorContext {
+  String text;
+  const char* c_str() const { return text.size() != 0 ? text.data() : ""; }
+};
+ErrorContext ContextOf(const AnyView& v) {
+  ErrorContext ctx;
+  String text;
+  if (!v.is_none() && v.TryAs(&text) == Conversion::kOk) ctx.text = std::move(text);
+  return ctx;
+}
+
+// What TVM calls a type key, for the types these checks meet.
+const char* TypeName(const AnyView& v) {
+  switch (v.type_index()) {
+    case kTVMFFINone:
+      return "None";
+    case kTVMFFIInt:
+      return "int";
+    case kTVMFFIFloat:
+      return "float";
+    case kTVMFFIStr:
+    case kTVMFFISmallStr:
+      return "ffi.String";
+    case kTVMFFIShape:
+      return "ffi.Shape";
+    case kTVMFFIArray:
+      return "ffi.Array";
+    case kTVMFFITensor:
+    case kTVMFFIDLTensorPtr:
+      return "ffi.Tensor";
+    default:
+      return "an unsupported type";
+  }
+}
+
+// A DLTensor* or Tensor argument, borrowed.
+Expected<DLTensor*> TensorArg(const AnyView& v, const char* who) {
+  DLTensor* t = nullptr;
+  if (v.TryAs(&t) == Conversion::kOk) return t;
+  return RaiseError(ErrorKind::kTypeError,
+                    {"vm.builtin.", who, " expects a Tensor or DLTensor*, but get ", TypeName(v)});
+}
+
+// The int64 heap match_shape and make_shape read and write, or NULL.
+int64_t* HeapOf(const AnyView& v) {
+  DLTensor* heap = nullptr;
+  return v.TryAs(&heap) == Conversion::kOk ? static_cast<int64_t*>(heap->data) : nullptr;
+}
+
+size_t DataSize(int64_t numel, DLDataType dtype) {
+  return static_cast<size_t>(numel) * ((dtype.bits * dtype.lanes + 7) / 8);
+}
+
+Status AllocShapeHeap(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "alloc_shape_heap"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t size, args[1].As<int64_t>());
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<StorageObj> storage,
+                            NewStorage(static_cast<size_t>(size) * 8, kStorageAlignment));
+  struct Heap {
+    ObjectPtr<StorageObj> storage;
+    Status AllocData(DLTensor* t) {
+      t->data = storage->data;
+      return Status::Ok();
+    }
+    void FreeData(DLTensor*) {}
+  };
+  FFI_CORE_ASSIGN_OR_RETURN(Tensor heap,
+                            Tensor::FromNDAlloc(Heap{std::move(storage)}, IntSpan{&size, 1},
+                                                DLDataType{kDLInt, 64, 1}, DLDevice{kDLCPU, 0}));
+  *rv = Any(heap);
+  return Status::Ok();
+}
+
+Status CheckShapeCodes(const int64_t* dims, int64_t ndim, PackedArgs args, int32_t begin,
+                       int64_t* heap, const ErrorContext& ctx) {
+  for (int64_t i = 0; i < ndim; ++i) {
+    FFI_CORE_ASSIGN_OR_RETURN(int64_t code, args[begin + 2 * i].As<int64_t>());
+    FFI_CORE_ASSIGN_OR_RETURN(int64_t reg, args[begin + 2 * i + 1].As<int64_t>());
+    if (code == kAssertEqualToImm) {
+      if (dims[i] != reg) {
+        return RaiseError(ErrorKind::kRuntimeError, {ctx.c_str(), " match_cast error,  shape[", i,
+                                                     "] mismatch to specified constant."});
+      }
+    } else if (code == kStoreToHeap && heap != nullptr) {
+      heap[reg] = dims[i];
+    } else if (code == kAssertEqualToLoad && heap != nullptr) {
+      if (dims[i] != heap[reg]) {
+        return RaiseError(ErrorKind::kRuntimeError, {ctx.c_str(), " match_cast error,  shape[", i,
+                                                     "] mismatch to a previous populated value."});
+      }
+    } else if (code != kNoOp) {
+      return RaiseError(ErrorKind::kInternalError, {"Unknown match shape code: ", code});
+    }
+  }
+  return Status::Ok();
+}
+
+// match_shape(value, heap, ndim, (code, reg) * ndim, err_ctx)
+Status MatchShape(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "match_shape"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t ndim, args[2].As<int64_t>());
+  if (ndim < 0 || args.size() < 4 + 2 * ndim) {
+    return Need(args, static_cast<int32_t>(4 + 2 * (ndim < 0 ? 0 : ndim)), "match_shape");
+  }
+  const ErrorContext ctx = ContextOf(args[static_cast<int32_t>(3 + 2 * ndim)]);
+  Shape shape;
+  const int64_t* dims = nullptr;
+  int64_t size = 0;
+  DLTensor* t = nullptr;
+  if (args[0].TryAs(&t) == Conversion::kOk) {
+    dims = t->shape;
+    size = t->ndim;
+  } else {
+    FFI_CORE_ASSIGN_OR_RETURN(shape, args[0].As<Shape>());
+    dims = shape.data();
+    size = static_cast<int64_t>(shape.size());
+  }
+  if (size != ndim) {
+    return RaiseError(ErrorKind::kRuntimeError, {ctx.c_str(), " match_cast shape size mismatch."});
+  }
+  return CheckShapeCodes(dims, ndim, args, 3, HeapOf(args[1]), ctx);
+}
+
+int64_t LoadOrImm(int64_t code, int64_t reg, const int64_t* heap) {
+  return code == kLoadShape && heap != nullptr ? heap[reg] : reg;
+}
+
+// make_shape(heap, ndim, (code, reg) * ndim)
+Status MakeShape(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "make_shape"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t ndim, args[1].As<int64_t>());
+  if (ndim < 0 || ndim > FFI_CORE_TENSOR_MAX_NDIM) {
+    return RaiseError(ErrorKind::kValueError, {"vm.builtin.make_shape: rank ", ndim});
+  }
+  FFI_CORE_RETURN_IF_ERROR(Need(args, static_cast<int32_t>(2 + 2 * ndim), "make_shape"));
+  const int64_t* heap = HeapOf(args[0]);
+  int64_t dims[FFI_CORE_TENSOR_MAX_NDIM];
+  for (int64_t i = 0; i < ndim; ++i) {
+    FFI_CORE_ASSIGN_OR_RETURN(int64_t code, args[static_cast<int32_t>(2 + 2 * i)].As<int64_t>());
+    FFI_CORE_ASSIGN_OR_RETURN(int64_t reg, args[static_cast<int32_t>(3 + 2 * i)].As<int64_t>());
+    if (code != kUseImm && code != kLoadShape) {
+      return RaiseError(ErrorKind::kInternalError, {"Invalid shape code: ", code});
+    }
+    dims[i] = LoadOrImm(code, reg, heap);
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Shape s, Shape::FromDims(dims, static_cast<size_t>(ndim)));
+  *rv = Any(s);
+  return Status::Ok();
+}
+
+// match_prim_value(value, heap, code, reg, err_ctx)
+Status MatchPrimValue(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 5, "match_prim_value"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t value, args[0].As<int64_t>());
+  return CheckShapeCodes(&value, 1, args, 2, HeapOf(args[1]), ContextOf(args[4]));
+}
+
+// make_prim_value(heap, code, reg)
+Status MakePrimValue(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "make_prim_value"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t code, args[1].As<int64_t>());
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t reg, args[2].As<int64_t>());
+  *rv = Any(LoadOrImm(code, reg, HeapOf(args[0])));
+  return Status::Ok();
+}
+
+// check_tensor_info(value, ndim[, dtype], err_ctx)
+Status CheckTensorInfo(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "check_tensor_info"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t ndim, args[1].As<int64_t>());
+  const bool has_dtype = args.size() >= 4 && !args[2].is_none();
+  const ErrorContext ctx = ContextOf(args[args.size() >= 4 ? 3 : 2]);
+  DLTensor* t = nullptr;
+  if (args[0].TryAs(&t) != Conversion::kOk) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {ctx.c_str(), " expect a Tensor but get ", TypeName(args[0])});
+  }
+  if (ndim != -1 && t->ndim != ndim) {
+    return RaiseError(ErrorKind::kValueError,
+                      {ctx.c_str(), " expect Tensor with ndim ", ndim, " but get ", t->ndim});
+  }
+  if (has_dtype) {
+    FFI_CORE_ASSIGN_OR_RETURN(DLDataType want, args[2].As<DLDataType>());
+    if (want.code != t->dtype.code || want.bits != t->dtype.bits || want.lanes != t->dtype.lanes) {
+      char want_name[kDataTypeNameCapacity];
+      char got_name[kDataTypeNameCapacity];
+      size_t n = 0;
+      if (!DataTypeToString(want, want_name, &n).ok()) want_name[0] = '\0';
+      if (!DataTypeToString(t->dtype, got_name, &n).ok()) got_name[0] = '\0';
+      return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect Tensor with dtype ",
+                                                 want_name, " but get ", got_name});
+    }
+  }
+  return Status::Ok();
+}
+
+// check_shape_info(value, ndim, err_ctx)
+Status CheckShapeInfo(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "check_shape_info"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t ndim, args[1].As<int64_t>());
+  const ErrorContext ctx = ContextOf(args[2]);
+  if (args[0].type_index() != kTVMFFIShape) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {ctx.c_str(), " expect a Shape but get ", TypeName(args[0])});
+  }
+  const Shape s = args[0].As<Shape>().value();
+  if (ndim != -1 && static_cast<int64_t>(s.size()) != ndim) {
+    return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect Shape with ndim ", ndim,
+                                               " but get ", static_cast<long long>(s.size())});
+  }
+  return Status::Ok();
+}
+
+// check_tuple_info(value, size, err_ctx)
+Status CheckTupleInfo(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "check_tuple_info"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t size, args[1].As<int64_t>());
+  const ErrorContext ctx = ContextOf(args[2]);
+  if (args[0].type_index() != kTVMFFIArray) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {ctx.c_str(), " expect a Tuple but get ", TypeName(args[0])});
+  }
+  const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(args[0].raw().v_obj + 1);
+  if (cell->size != size) {
+    return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect a Tuple with ", size,
+                                               " elements,  but get a Tuple with ",
+                                               static_cast<long long>(cell->size), " elements."});
+  }
+  return Status::Ok();
+}
+
+// alloc_storage(ctx, size: Shape, device_index, dtype_hint, mem_scope)
+Status AllocStorage(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 4, "alloc_storage"));
+  FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[1].As<Shape>());
+  FFI_CORE_ASSIGN_OR_RETURN(DLDataType hint, args[3].As<DLDataType>());
+  int64_t numel = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0 || (shape[i] != 0 && numel > INT32_MAX / shape[i])) {
+      return RaiseError(ErrorKind::kValueError, {"vm.builtin.alloc_storage: bad size"});
+    }
+    numel *= shape[i];
+  }
+  const size_t bytes = DataSize(numel, hint);
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<StorageObj> storage, NewStorage(bytes, kStorageAlignment));
+  NoteStorage(bytes);
+  TVMFFIAny raw = NoneAny();
+  raw.type_index = storage->header.type_index;
+  raw.v_obj = &storage.release()->header;
+  *rv = Any::AdoptRaw(raw);
+  return Status::Ok();
+}
+
+// A tensor's view of its storage: keeps the storage alive.
+struct StorageView {
+  ObjectPtr<StorageObj> storage;
+  int64_t offset;
+  Status AllocData(DLTensor* t) {
+    t->data = storage->data;
+    t->byte_offset = static_cast<uint64_t>(offset);
+    return Status::Ok();
+  }
+  void FreeData(DLTensor*) {}
+};
+
+// alloc_tensor(storage, offset, shape, dtype[, scope])
+Status AllocTensor(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 4, "alloc_tensor"));
+  StorageObj* storage = AsStorage(args[0].raw());
+  if (storage == nullptr) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"vm.builtin.alloc_tensor: expects a Storage, but get ", TypeName(args[0])});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t offset, args[1].As<int64_t>());
+  FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[2].As<Shape>());
+  FFI_CORE_ASSIGN_OR_RETURN(DLDataType dtype, args[3].As<DLDataType>());
+  const IntSpan dims{shape.data(), static_cast<int32_t>(shape.size())};
+  FFI_CORE_RETURN_IF_ERROR(
+      detail::CheckTensorMetadata("vm.builtin.alloc_tensor", dims.size, dims.data, dtype));
+  int64_t numel = 1;
+  for (int32_t i = 0; i < dims.size; ++i) numel *= dims.data[i];
+  const size_t needed = DataSize(numel, dtype);
+  if (offset < 0 || static_cast<size_t>(offset) > storage->size ||
+      needed > storage->size - static_cast<size_t>(offset)) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"storage allocation failure, attempted to allocate ", needed, " at offset ",
+                       offset, " in region that is ", storage->size, "bytes"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(
+      Tensor t, Tensor::FromNDAlloc(StorageView{ObjectPtr<StorageObj>::Retain(storage), offset},
+                                    dims, dtype, DLDevice{kDLCPU, 0}));
+  *rv = Any(t);
+  return Status::Ok();
+}
+
+Status NullValue(PackedArgs, Any* rv) {
+  *rv = Any();
+  return Status::Ok();
+}
+
+Status Copy(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 1, "copy"));
+  FFI_CORE_ASSIGN_OR_RETURN(*rv, Any::FromView(args[0]));
+  return Status::Ok();
+}
+
+Status ShapeOf(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 1, "shape_of"));
+  FFI_CORE_ASSIGN_OR_RETURN(DLTensor * t, TensorArg(args[0], "shape_of"));
+  FFI_CORE_ASSIGN_OR_RETURN(Shape s, Shape::FromDims(t->shape, static_cast<size_t>(t->ndim)));
+  *rv = Any(s);
+  return Status::Ok();
+}
+
+// A view sharing data with a tensor (kept alive when it is an object).
+struct Borrowed {
+  Any source;
+  void* data;
+  uint64_t byte_offset;
+  Status AllocData(DLTensor* t) {
+    t->data = data;
+    t->byte_offset = byte_offset;
+    return Status::Ok();
+  }
+  void FreeData(DLTensor*) {}
+};
+
+// reshape(value, shape): same data, new compact shape of as many elements.
+Status Reshape(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "reshape"));
+  FFI_CORE_ASSIGN_OR_RETURN(DLTensor * t, TensorArg(args[0], "reshape"));
+  FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[1].As<Shape>());
+  const IntSpan dims{shape.data(), static_cast<int32_t>(shape.size())};
+  int64_t numel = 1;
+  for (int32_t i = 0; i < dims.size; ++i) numel *= dims.data[i];
+  if (numel != detail::Numel(*t) || !detail::IsContiguous(*t)) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"vm.builtin.reshape: cannot view ", detail::Numel(*t), " elements as ",
+                       numel, (detail::IsContiguous(*t) ? "" : " (not contiguous)")});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Any source, Any::FromView(args[0]));
+  FFI_CORE_ASSIGN_OR_RETURN(
+      Tensor view, Tensor::FromNDAlloc(Borrowed{std::move(source), t->data, t->byte_offset}, dims,
+                                       t->dtype, t->device));
+  *rv = Any(view);
+  return Status::Ok();
+}
+
+Status MakeTuple(PackedArgs args, Any* rv) {
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<ArrayObj> arr,
+                            NewArray(args.data(), static_cast<size_t>(args.size())));
+  TVMFFIAny raw = NoneAny();
+  raw.type_index = kTVMFFIArray;
+  raw.v_obj = &arr.release()->header;
+  *rv = Any::AdoptRaw(raw);
+  return Status::Ok();
+}
+
+Status TupleGetItem(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "tuple_getitem"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t index, args[1].As<int64_t>());
+  if (args[0].type_index() != kTVMFFIArray) {
+    return RaiseError(ErrorKind::kTypeError, {"vm.builtin.tuple_getitem: expects an Array"});
+  }
+  const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(args[0].raw().v_obj + 1);
+  if (index < 0 || index >= cell->size) {
+    return RaiseError(ErrorKind::kIndexError,
+                      {"vm.builtin.tuple_getitem: index ", index, " out of range for ",
+                       static_cast<long long>(cell->size)});
+  }
+  *rv = static_cast<const Any*>(cell->data)[index];
+  return Status::Ok();
+}
+
+// read_if_cond(cond): a bool, int or one-element tensor as a branch condition.
+Status ReadIfCond(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 1, "read_if_cond"));
+  DLTensor* t = nullptr;
+  if (args[0].TryAs(&t) != Conversion::kOk) {
+    FFI_CORE_ASSIGN_OR_RETURN(int64_t v, args[0].As<int64_t>());
+    *rv = Any(v != 0);
+    return Status::Ok();
+  }
+  if (t->device.device_type != kDLCPU || detail::Numel(*t) < 1) {
+    return RaiseError(ErrorKind::kValueError, {"vm.builtin.read_if_cond: expects a CPU scalar"});
+  }
+  const uint8_t* p = static_cast<const uint8_t*>(t->data) + t->byte_offset;
+  bool value = false;
+  for (int i = 0; i < (t->dtype.bits + 7) / 8; ++i) value = value || p[i] != 0;
+  *rv = Any(value);
+  return Status::Ok();
+}
+
+struct Builtin {
+  const char* name;  // after "vm.builtin."
+  Status (*fn)(PackedArgs, Any*);
+};
+constexpr Builtin kBuiltins[] = {
+    {"alloc_shape_heap", &AllocShapeHeap},
+    {"match_shape", &MatchShape},
+    {"make_shape", &MakeShape},
+    {"match_prim_value", &MatchPrimValue},
+    {"make_prim_value", &MakePrimValue},
+    {"check_tensor_info", &CheckTensorInfo},
+    {"check_shape_info", &CheckShapeInfo},
+    {"check_tuple_info", &CheckTupleInfo},
+    {"alloc_storage", &AllocStorage},
+    {"alloc_tensor", &AllocTensor},
+    {"null_value", &NullValue},
+    {"copy", &Copy},
+    {"shape_of", &ShapeOf},
+    {"reshape", &Reshape},
+    {"make_tuple", &MakeTuple},
+    {"tuple_getitem", &TupleGetItem},
+    {"read_if_cond", &ReadIfCond},
+};
+constexpr char kPrefix[] = "vm.builtin.";
+
+}  // namespace
+
+Expected<Function> FindBuiltin(const char* name, size_t size) {
+  constexpr size_t kPrefixSize = sizeof(kPrefix) - 1;
+  if (size <= kPrefixSize || std::memcmp(name, kPrefix, kPrefixSize) != 0) return Function();
+  for (const Builtin& b : kBuiltins) {
+    if (std::strlen(b.name) == size - kPrefixSize &&
+        std::memcmp(b.name, name + kPrefixSize, size - kPrefixSize) == 0) {
+      return Function::FromPacked(b.fn);
+    }
+  }
+  return Function();
+}
+
+}  // namespace tvm_vm
+}  // namespace ffi_core

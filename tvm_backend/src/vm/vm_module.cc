@@ -1,0 +1,142 @@
+// The module a Relax executable becomes: its functions are the
+// executable's ("main") and the VM builtins, and it is loaded from a
+// library's __tvm_ffi__library_bin through the loader registered here.
+#include <ffi_core/error.h>
+#include <ffi_core/registry.h>
+#include <ffi_core/tvm_vm.h>
+
+#include <cstring>
+
+#include "vm_objects.h"
+
+namespace ffi_core {
+namespace tvm_vm {
+namespace {
+
+constexpr char kTIRPrefix[] = "__vmtir__";
+
+VMStateObj* StateOf(const ModuleObj* m) { return static_cast<VMStateObj*>(m->state); }
+
+const VMFunctionInfo* FindInfo(VMStateObj* state, const char* name, size_t size) {
+  for (size_t i = 0; i < state->num_infos; ++i) {
+    const VMFunctionInfo& f = state->infos()[i];
+    if (f.name_size == size && std::memcmp(f.name, name, size) == 0) return &f;
+  }
+  return nullptr;
+}
+
+// A VM function as handed out: keeps the library (and so the executable)
+// alive while the caller holds it.
+struct Entry {
+  ObjectPtr<ModuleObj> library;
+  VMStateObj* state;
+  const VMFunctionInfo* info;
+  Status operator()(PackedArgs args, Any* rv) const {
+    return CallVMFunction(state, *info, args, rv);
+  }
+};
+
+// The same inside the function pool, which the state owns: no reference.
+struct PoolEntry {
+  VMStateObj* state;
+  const VMFunctionInfo* info;
+  Status operator()(PackedArgs args, Any* rv) const {
+    // The VM passes its context first to what it calls through the pool.
+    if (args.size() < 1) return RaiseError(ErrorKind::kTypeError, {"VM closure without context"});
+    return CallVMFunction(state, *info, PackedArgs(args.data() + 1, args.size() - 1), rv);
+  }
+};
+
+Expected<Function> GetFunction(ModuleObj* self, const char* name, size_t size) {
+  VMStateObj* state = StateOf(self);
+  if (const VMFunctionInfo* info = FindInfo(state, name, size)) {
+    if (info->kind != kVMTIRFunc) {
+      return RaiseError(ErrorKind::kNotImplementedError,
+                        {"Relax function built in bytecode mode: ffi-core runs "
+                         "exec_mode=\"compiled\" executables only"});
+    }
+    return Function::FromPacked(Entry{ObjectPtr<ModuleObj>::Retain(state->library), state, info});
+  }
+  return FindBuiltin(name, size);
+}
+
+void Destroy(ModuleObj* self) { ObjectDecRef(&StateOf(self)->header); }
+
+constexpr ModuleKind kExecutableKind{&GetFunction, &Destroy};
+
+Expected<Module> LoadExecutable(const Module& library, const uint8_t* data, size_t size) {
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<VMStateObj> state,
+                            ParseExecutable(library.object().get(), data, size));
+  FFI_CORE_RETURN_IF_ERROR(FillFunctionPool(state.get()));
+  VMStateObj* raw = state.get();
+  ObjectIncRef(&raw->header);
+  Expected<Module> m = Module::Create(&kExecutableKind, raw);
+  if (!m.ok()) ObjectDecRef(&raw->header);
+  return m;
+}
+
+}  // namespace
+
+Status FillFunctionPool(VMStateObj* state) {
+  for (size_t i = 0; i < state->num_infos; ++i) {
+    const VMFunctionInfo& info = state->infos()[i];
+    Function f;
+    if (info.kind == kVMPackedFunc) {
+      FFI_CORE_ASSIGN_OR_RETURN(f, FindBuiltin(info.name, info.name_size));
+      if (!f) {
+        FFI_CORE_ASSIGN_OR_RETURN(f, GetGlobalFunction(info.name, info.name_size));
+      }
+    } else if (info.kind == kVMTIRFunc) {
+      FFI_CORE_ASSIGN_OR_RETURN(f, Function::FromPacked(PoolEntry{state, &info}));
+    }
+    // What is not found stays None: compiled code calls kernels directly.
+    if (f) state->functions->items()[i] = Any(f);
+  }
+  return Status::Ok();
+}
+
+Status CallVMFunction(VMStateObj* state, const VMFunctionInfo& info, PackedArgs args, Any* rv) {
+  if (args.size() != info.num_args) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"Relax function expects ", static_cast<long long>(info.num_args),
+                       " arguments, got ", args.size()});
+  }
+  // "__vmtir__<name>" from the library, as TVM's VM finds it.
+  char symbol[sizeof(kTIRPrefix) + kMaxSymbolName];
+  if (info.name_size >= kMaxSymbolName) {
+    return RaiseError(ErrorKind::kValueError, {"Relax function name too long"});
+  }
+  std::memcpy(symbol, kTIRPrefix, sizeof(kTIRPrefix) - 1);
+  std::memcpy(symbol + sizeof(kTIRPrefix) - 1, info.name, info.name_size);
+  const size_t symbol_size = sizeof(kTIRPrefix) - 1 + info.name_size;
+  const Module library(ObjectPtr<ModuleObj>::Retain(state->library));
+  FFI_CORE_ASSIGN_OR_RETURN(Function tir, library.GetFunction(symbol, symbol_size));
+  if (!tir) {
+    return RaiseError(ErrorKind::kRuntimeError,
+                      {"the library has no compiled Relax function __vmtir__ for this executable "
+                       "(was it built with exec_mode=\"compiled\"?)"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<AnyListObj> regs,
+                            NewAnyList(static_cast<size_t>(info.register_file_size)));
+  for (int32_t i = 0; i < args.size(); ++i) {
+    FFI_CORE_ASSIGN_OR_RETURN(regs->items()[i], Any::FromView(args[i]));
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Any ignored,
+                            tir(static_cast<void*>(state), static_cast<void*>(regs->items()),
+                                static_cast<void*>(state->constants->items()),
+                                static_cast<void*>(state->functions->items())));
+  // The result is left after the inputs.
+  *rv = std::move(regs->items()[info.num_args]);
+  return Status::Ok();
+}
+
+// Registered by the first use of the any-list API, which every compiled
+// Relax library calls, so linking one links this loader.
+void RegisterExecutableLoader() {
+  // A full loader table leaves the error in the slot; loading the library
+  // then reports the missing loader.
+  (void)RegisterLibraryBinLoader("relax.VMExecutable", &LoadExecutable);
+}
+
+}  // namespace tvm_vm
+}  // namespace ffi_core

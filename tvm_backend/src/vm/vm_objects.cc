@@ -1,0 +1,87 @@
+#include "vm_objects.h"
+
+#include <ffi_core/allocator.h>
+#include <ffi_core/error.h>
+
+#include <new>
+
+namespace ffi_core {
+namespace tvm_vm {
+
+AnyListObj::~AnyListObj() {
+  for (size_t i = 0; i < size; ++i) items()[i].~Any();
+}
+
+Expected<ObjectPtr<AnyListObj>> NewAnyList(size_t size) {
+  if (size > (SIZE_MAX - sizeof(AnyListObj)) / sizeof(Any)) {
+    return RaiseError(ErrorKind::kMemoryError, {"any-list of ", size, " items"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(AnyListObj * list,
+                            NewObject<AnyListObj>(kTVMFFIObject, size * sizeof(Any)));
+  list->size = size;
+  for (size_t i = 0; i < size; ++i) new (&list->items()[i]) Any();
+  return ObjectPtr<AnyListObj>::Adopt(list);
+}
+
+StorageObj::~StorageObj() { Deallocate(*allocator, data, size, alignment); }
+
+namespace {
+// Storage is told apart from other objects by its deleter: it has no
+// registered type of its own.
+void StorageDeleter(void* self, int flags) { detail::ObjectDeleter<StorageObj>(self, flags); }
+}  // namespace
+
+Expected<ObjectPtr<StorageObj>> NewStorage(size_t size, size_t alignment) {
+  Allocator* a = GetAllocator();
+  void* data = a != nullptr ? Allocate(*a, size == 0 ? 1 : size, alignment) : nullptr;
+  if (data == nullptr) {
+    return RaiseError(ErrorKind::kMemoryError,
+                      {"vm.builtin.alloc_storage: cannot allocate ", size, " bytes",
+                       a == nullptr ? " (no allocator installed)" : ""});
+  }
+  Expected<StorageObj*> obj = NewObject<StorageObj>(kTVMFFIObject, 0);
+  if (!obj.ok()) {
+    Deallocate(*a, data, size == 0 ? 1 : size, alignment);
+    return obj.status();
+  }
+  (*obj)->data = data;
+  (*obj)->size = size == 0 ? 1 : size;
+  (*obj)->alignment = alignment;
+  (*obj)->allocator = a;
+  (*obj)->header.deleter = &StorageDeleter;
+  return ObjectPtr<StorageObj>::Adopt(*obj);
+}
+
+StorageObj* AsStorage(const TVMFFIAny& value) {
+  if (value.type_index < kTVMFFIStaticObjectBegin || value.v_obj->deleter != &StorageDeleter) {
+    return nullptr;
+  }
+  return reinterpret_cast<StorageObj*>(value.v_obj);
+}
+
+ArrayObj::~ArrayObj() {
+  Any* items = static_cast<Any*>(cell.data);
+  for (int64_t i = 0; i < cell.size; ++i) items[i].~Any();
+}
+
+Expected<ObjectPtr<ArrayObj>> NewArray(const AnyView* items, size_t size) {
+  if (size > (SIZE_MAX - sizeof(ArrayObj)) / sizeof(Any)) {
+    return RaiseError(ErrorKind::kMemoryError, {"array of ", size, " items"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(ArrayObj * arr, NewObject<ArrayObj>(kTVMFFIArray, size * sizeof(Any)));
+  Any* out = reinterpret_cast<Any*>(arr + 1);
+  arr->cell.data = out;
+  arr->cell.size = 0;
+  arr->cell.capacity = static_cast<int64_t>(size);
+  arr->cell.data_deleter = nullptr;
+  ObjectPtr<ArrayObj> owned = ObjectPtr<ArrayObj>::Adopt(arr);
+  for (size_t i = 0; i < size; ++i) {
+    FFI_CORE_ASSIGN_OR_RETURN(Any item, Any::FromView(items[i]));
+    new (&out[i]) Any(std::move(item));
+    ++arr->cell.size;
+  }
+  return owned;
+}
+
+}  // namespace tvm_vm
+}  // namespace ffi_core
