@@ -2,8 +2,9 @@
 """Splits a GNU ld map file's flash and RAM use by owner: ffi-core
 (libffi_core.a), the C/C++ runtime (newlib, libstdc++, libgcc, crt), the
 board support (startup, syscalls) and the application. Prints one row.
-With --tvm, also TVM's model code (its objects under models/) and the TVM
-backend (libffi_core_tvm.a) apart from the application.
+With --tvm, also TVM's model code (its objects under models/; the
+`*_devc.o` holding a Relax executable's weights apart, as "weights") and the
+TVM backend and Relax VM (libffi_core_tvm.a) apart from the application.
 
 Usage: footprint.py [--tvm] <board> <file.map>
 """
@@ -22,6 +23,8 @@ def owner(path):
         return "ffi-core"
     if "libffi_core_tvm.a" in path:
         return "tvm backend"
+    if re.search(r"(^|/)models/\w+_devc\.o$", path):
+        return "weights"
     if re.search(r"(^|/)models/\w+\.o$", path):
         return "model"
     if "ffi_core_board" in path or "/boards/" in path:
@@ -68,11 +71,11 @@ def main():
             ram[who] = ram.get(who, 0) + size
     cols = ["ffi-core", "runtime", "board", "app"]
     if tvm:
-        cols = ["ffi-core", "tvm backend", "model", "runtime", "board", "app"]
+        cols = ["ffi-core", "tvm backend", "model", "weights", "runtime", "board", "app"]
     else:
         # Without --tvm, TVM's pieces count as the application's.
         for table in (flash, ram):
-            for key in ("tvm backend", "model"):
+            for key in ("tvm backend", "model", "weights"):
                 table["app"] = table.get("app", 0) + table.pop(key, 0)
     print("| %-18s | %s | %s |" % (
         board,

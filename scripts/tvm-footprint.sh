@@ -1,28 +1,39 @@
 #!/usr/bin/env bash
-# Footprint of the TVM example: builds tests/tvm's firmware (the five example
-# models as TVM's LLVM objects, run through ffi-core) for each board at -Os
-# with checking mode off, runs it in QEMU, and splits flash/RAM by owner:
-# ffi-core, the TVM backend (libffi_core_tvm.a), TVM's model code, the C
-# runtime, the board support, and the app (the test runner, the models'
-# weights and inputs, its 3 KB workspace and object pool).
-# Usage: scripts/tvm-footprint.sh [board...]   (default: all boards)
+# Footprint of the TVM examples: builds a tests/tvm firmware for each board
+# at -Os with checking mode off, runs it in QEMU, and splits flash/RAM by
+# owner: ffi-core, the TVM backend and Relax VM (libffi_core_tvm.a), TVM's
+# model code, a Relax executable's weights (its devc.o), the C runtime, the
+# board support, and the app (the test runner with its inputs and buffers).
+#   default: the five kernels as LLVM objects (tvm_models_llvm; their weights
+#            are kernel arguments, in the app)
+#   --relax: the Relax conv net (relax_convnet_f32), with the heap it used
+# Usage: scripts/tvm-footprint.sh [--relax] [board...]   (default: all boards)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 . scripts/board-lib.sh
+target=tvm_models_llvm
+if [ "${1:-}" = --relax ]; then
+  target=relax_convnet_f32
+  shift
+fi
 BOARDS=("$@")
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=("${ALL_BOARDS[@]}")
 
-echo "TVM example footprint: tests/tvm firmware (5 models, LLVM objects), -Os, FFI_CORE_CHECK_PADDING=OFF"
+echo "TVM example footprint: tests/tvm $target, -Os, FFI_CORE_CHECK_PADDING=OFF"
 echo
-echo "| board | flash: ffi-core | TVM backend | model code | runtime | board | app | RAM: ffi-core | TVM backend | model code | runtime | board | app |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| board | flash: ffi-core | TVM backend + VM | model code | weights | runtime | board | app | RAM: ffi-core | TVM backend + VM | model code | weights | runtime | board | app |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+notes=()
 for board in "${BOARDS[@]}"; do
   dir="build/tvm-footprint-${board}"
-  build_board_app "$board" tvm_models_llvm "$dir" -DFFI_CORE_CHECK_PADDING=OFF
-  if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/tests/tvm/tvm_models_llvm.elf" >/dev/null; then
+  build_board_app "$board" "$target" "$dir" -DFFI_CORE_CHECK_PADDING=OFF
+  if ! out=$(boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/tests/tvm/$target.elf"); then
     echo "TVM example firmware failed on $board" >&2
     exit 1
   fi
-  python3 scripts/footprint.py --tvm "$board" "$dir/tests/tvm/tvm_models_llvm.map"
+  python3 scripts/footprint.py --tvm "$board" "$dir/tests/tvm/$target.map"
+  memory=$(echo "$out" | sed -n 's/.*memory: \(.*\)$/\1/p')
+  [ -z "$memory" ] || notes+=("$board: $memory")
 done
+[ ${#notes[@]} -eq 0 ] || { echo; printf '%s\n' "${notes[@]}"; }

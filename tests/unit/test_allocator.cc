@@ -114,3 +114,35 @@ TEST_CASE("CountingAllocator counts and injects failures") {
   CHECK(counter.live_blocks() == 0);
   CHECK(counter.total_allocations() == 2);
 }
+
+TEST_CASE("HeapAllocator gives blocks of any size, aligned, and merges what comes back") {
+  static StaticHeap<2048> heap;
+  Allocator* a = heap.allocator();
+  void* p = Allocate(*a, 100, 8);
+  void* q = Allocate(*a, 300, 64);
+  void* r = Allocate(*a, 1, 1);
+  REQUIRE(p != nullptr);
+  REQUIRE(q != nullptr);
+  REQUIRE(r != nullptr);
+  CHECK(reinterpret_cast<uintptr_t>(p) % HeapAllocator::kGranule == 0);
+  CHECK(reinterpret_cast<uintptr_t>(q) % 64 == 0);
+  CHECK(heap.live_blocks() == 3);
+  std::memset(q, 0xab, 300);  // writable, and not overlapping the others' headers
+  // Too big, a bad alignment: refused, counted, nothing else disturbed.
+  CHECK(Allocate(*a, 4096, 8) == nullptr);
+  CHECK(Allocate(*a, 8, 3) == nullptr);
+  CHECK(heap.failed_allocations() == 2);
+  const size_t peak = heap.peak_bytes();
+  Deallocate(*a, q, 300, 64);
+  Deallocate(*a, p, 100, 8);
+  Deallocate(*a, r, 1, 1);
+  CHECK(heap.live_blocks() == 0);
+  CHECK(heap.used_bytes() == 0);
+  CHECK(heap.peak_bytes() == peak);
+  // Merged again: one block nearly the whole heap fits.
+  void* big = Allocate(*a, heap.capacity() - 64, 8);
+  CHECK(big != nullptr);
+  Deallocate(*a, big, heap.capacity() - 64, 8);
+  heap.ResetPeak();
+  CHECK(heap.peak_bytes() == 0);
+}

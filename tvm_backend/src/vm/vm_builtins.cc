@@ -265,6 +265,48 @@ Status CheckTupleInfo(PackedArgs args, Any*) {
   return Status::Ok();
 }
 
+// check_prim_value_info(value, dtype, err_ctx)
+Status CheckPrimValueInfo(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "check_prim_value_info"));
+  FFI_CORE_ASSIGN_OR_RETURN(DLDataType dtype, args[1].As<DLDataType>());
+  const ErrorContext ctx = ContextOf(args[2]);
+  const int32_t index = args[0].type_index();
+  bool ok = index < kTVMFFIStaticObjectBegin;
+  if (ok && dtype.code == kDLBool) ok = index == kTVMFFIBool || index == kTVMFFIInt;
+  if (ok && (dtype.code == kDLInt || dtype.code == kDLUInt)) {
+    ok = index == kTVMFFIInt || index == kTVMFFIBool;
+  }
+  if (ok && dtype.code == kDLFloat) {
+    ok = index == kTVMFFIFloat || index == kTVMFFIInt || index == kTVMFFIBool;
+  }
+  if (!ok) {
+    return RaiseError(
+        ErrorKind::kTypeError,
+        {ctx.c_str(), ", expected a primitive value, but received ", TypeName(args[0])});
+  }
+  return Status::Ok();
+}
+
+// check_string_info(value, err_ctx)
+Status CheckStringInfo(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "check_string_info"));
+  const int32_t index = args[0].type_index();
+  if (index != kTVMFFIStr && index != kTVMFFISmallStr) {
+    return RaiseError(ErrorKind::kTypeError, {ContextOf(args[1]).c_str(), " expect a string"});
+  }
+  return Status::Ok();
+}
+
+// check_func_info(value, err_ctx)
+Status CheckFuncInfo(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "check_func_info"));
+  if (args[0].type_index() != kTVMFFIFunction) {
+    return RaiseError(ErrorKind::kTypeError, {ContextOf(args[1]).c_str(),
+                                              " expect a Function but get ", TypeName(args[0])});
+  }
+  return Status::Ok();
+}
+
 // alloc_storage(ctx, size: Shape, device_index, dtype_hint, mem_scope)
 Status AllocStorage(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 4, "alloc_storage"));
@@ -408,6 +450,43 @@ Status TupleGetItem(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// tuple_reset_item(tuple, index): drops the item early (the planner frees it).
+Status TupleResetItem(PackedArgs args, Any*) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "tuple_reset_item"));
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t index, args[1].As<int64_t>());
+  if (args[0].type_index() != kTVMFFIArray) {
+    return RaiseError(ErrorKind::kTypeError, {"vm.builtin.tuple_reset_item: expects an Array"});
+  }
+  auto* cell = reinterpret_cast<TVMFFISeqCell*>(args[0].raw().v_obj + 1);
+  if (index < 0 || index >= cell->size) {
+    return RaiseError(ErrorKind::kIndexError, {"vm.builtin.tuple_reset_item: index ", index});
+  }
+  static_cast<Any*>(cell->data)[index].reset();
+  return Status::Ok();
+}
+
+// tensor_to_shape(tensor): a 1-D int16/32/64 CPU tensor's values as a Shape.
+Status TensorToShape(PackedArgs args, Any* rv) {
+  FFI_CORE_RETURN_IF_ERROR(Need(args, 1, "tensor_to_shape"));
+  FFI_CORE_ASSIGN_OR_RETURN(DLTensor * t, TensorArg(args[0], "tensor_to_shape"));
+  const int bits = t->dtype.bits;
+  if (t->ndim != 1 || t->dtype.code != kDLInt || (bits != 16 && bits != 32 && bits != 64) ||
+      t->device.device_type != kDLCPU || t->shape[0] > FFI_CORE_TENSOR_MAX_NDIM) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"vm.builtin.tensor_to_shape: expects a short 1-D int CPU tensor"});
+  }
+  int64_t dims[FFI_CORE_TENSOR_MAX_NDIM];
+  const char* data = static_cast<const char*>(t->data) + t->byte_offset;
+  for (int64_t i = 0; i < t->shape[0]; ++i) {
+    if (bits == 16) dims[i] = reinterpret_cast<const int16_t*>(data)[i];
+    if (bits == 32) dims[i] = reinterpret_cast<const int32_t*>(data)[i];
+    if (bits == 64) dims[i] = reinterpret_cast<const int64_t*>(data)[i];
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Shape s, Shape::FromDims(dims, static_cast<size_t>(t->shape[0])));
+  *rv = Any(s);
+  return Status::Ok();
+}
+
 // read_if_cond(cond): a bool, int or one-element tensor as a branch condition.
 Status ReadIfCond(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 1, "read_if_cond"));
@@ -449,6 +528,11 @@ constexpr Builtin kBuiltins[] = {
     {"make_tuple", &MakeTuple},
     {"tuple_getitem", &TupleGetItem},
     {"read_if_cond", &ReadIfCond},
+    {"check_prim_value_info", &CheckPrimValueInfo},
+    {"check_string_info", &CheckStringInfo},
+    {"check_func_info", &CheckFuncInfo},
+    {"tuple_reset_item", &TupleResetItem},
+    {"tensor_to_shape", &TensorToShape},
 };
 constexpr char kPrefix[] = "vm.builtin.";
 
