@@ -70,8 +70,8 @@ def pool_numpy(v):
 
 
 def convnet_f32():
-    """conv2d 1x2x8x8 (4 filters 3x3, padding 1) + ReLU, 2x2 max pool, dense 64 -> 10."""
-    w, b, wd = f32(4, 2, 3, 3), f32(1, 4, 1, 1), f32(64, 10)
+    """conv2d 1x2x8x8 (4 filters 3x3, padding 1) + ReLU, 2x2 max pool, dense 64 -> 4."""
+    w, b, wd = f32(4, 2, 3, 3), f32(1, 4, 1, 1), f32(64, 4)
     bb = relax.BlockBuilder()
     x = relax.Var("x", R.Tensor((1, 2, 8, 8), "float32"))
     with bb.function("main", [x]):
