@@ -19,7 +19,7 @@ for board in "${BOARDS[@]}"; do
   dir="build/footprint-${board}"
   build_board_app "$board" ffi_core_footprint "$dir" -DFFI_CORE_CHECK_PADDING=OFF \
     -DFFI_CORE_BUILD_TESTS=OFF -DFFI_CORE_ERROR_MESSAGE_CAPACITY=64 -DFFI_CORE_ERROR_KIND_CAPACITY=16 \
-    -DFFI_CORE_ERROR_SLOT_DEPTH=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4
+    -DFFI_CORE_ERROR_POOL_SIZE=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4
   if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
     echo "footprint firmware failed on $board" >&2
     exit 1

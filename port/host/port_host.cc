@@ -21,7 +21,8 @@ constexpr uint64_t kStrongOne = 1;
 constexpr uint64_t kWeakOne = uint64_t{1} << 32;
 constexpr uint64_t kStrongMask = kWeakOne - 1;
 
-// Releases a pending error when its thread ends.
+// Releases a pending error when its thread ends. Errors the thread moved out
+// live in the shared pool (error.cc), not here, so they outlive the thread.
 struct ThreadErrorSlot {
   ErrorSlot slot;
   ~ThreadErrorSlot() {
@@ -79,9 +80,13 @@ bool RefDecWeak(TVMFFIObject* obj) {
   return false;
 }
 
-void RefClear(TVMFFIObject* obj) {
-  __atomic_store_n(&obj->combined_ref_count, 0, __ATOMIC_RELEASE);
+bool FlagTryClaim(uint32_t* flag) {
+  uint32_t expected = 0;
+  return __atomic_compare_exchange_n(flag, &expected, 1u, /*weak=*/false, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED);
 }
+
+void FlagRelease(uint32_t* flag) { __atomic_store_n(flag, 0u, __ATOMIC_RELEASE); }
 
 uint32_t RefStrongCount(const TVMFFIObject* obj) {
   return static_cast<uint32_t>(__atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) &
@@ -99,12 +104,12 @@ void* LibraryOpen(const char* path) {
   // RTLD_LOCAL keeps each kernel library's own symbols private; its
   // undefined TVMFFI* symbols bind to whichever runtime the process has.
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) {
-    const char* why = dlerror();
-    RaiseError(ErrorKind::kRuntimeError,
-               {"cannot load '", path, "': ", why != nullptr ? why : "?"});
-  }
-  return lib;
+  if (lib != nullptr) return lib;
+  const char* why = dlerror();
+  // The port contract is NULL plus a raised error; the Status adds nothing.
+  static_cast<void>(RaiseError(ErrorKind::kRuntimeError,
+                               {"cannot load '", path, "': ", why != nullptr ? why : "?"}));
+  return nullptr;
 }
 void* LibrarySymbol(void* library, const char* name) { return dlsym(library, name); }
 void LibraryClose(void* library) { dlclose(library); }

@@ -49,3 +49,31 @@ TEST_CASE("an error moved out on one thread can be released on another") {
   TVMFFIErrorSetRaisedFromCStr("ValueError", "slot reusable");
   CHECK(TakeError().message == "slot reusable");
 }
+
+TEST_CASE("an error moved out survives the exit of the thread that raised it") {
+  // Regression: the error lived in the raising thread's thread_local slot,
+  // so after the thread exited its memory was reused by the next thread.
+  TVMFFIObjectHandle held = nullptr;
+  std::thread raiser([&held] {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "raised on a thread that is gone");
+    TVMFFIErrorMoveFromRaised(&held);
+  });
+  raiser.join();
+  REQUIRE(held != nullptr);
+  std::vector<std::thread> others;
+  for (int i = 0; i < 4; ++i) {
+    others.emplace_back([] {
+      for (int k = 0; k < 8; ++k) {
+        TVMFFIErrorSetRaisedFromCStr("TypeError", "another thread's text");
+        TakeError();
+      }
+      TVMFFIErrorSetRaisedFromCStr("KeyError", "left pending at thread exit");
+    });
+  }
+  for (std::thread& t : others) t.join();
+  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(held);
+  CHECK(View(cell->kind) == "ValueError");
+  CHECK(View(cell->message) == "raised on a thread that is gone");
+  CHECK(ObjectStrongCount(static_cast<TVMFFIObject*>(held)) == 1);
+  CHECK(TVMFFIObjectDecRef(held) == 0);
+}

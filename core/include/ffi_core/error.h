@@ -11,27 +11,42 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 
 namespace ffi_core {
 
-// One piece of an error message: text or a decimal integer. Lets callers
-// build "argument 2: expected int, got str" without a formatter or a heap.
+// One piece of an error message: text or a decimal integer of any integral
+// type. Lets callers build "argument 2: expected int, got str" without a
+// formatter or a heap.
 class MessagePart {
  public:
-  MessagePart(const char* text) : text_(text) {}                  // NOLINT(runtime/explicit)
-  MessagePart(int value) : value_(value), is_int_(true) {}        // NOLINT(runtime/explicit)
-  MessagePart(long value) : value_(value), is_int_(true) {}       // NOLINT(runtime/explicit)
-  MessagePart(long long value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
-  MessagePart(unsigned value) : value_(value), is_int_(true) {}   // NOLINT(runtime/explicit)
-  MessagePart(unsigned long value)                                // NOLINT(runtime/explicit)
-      : value_(static_cast<long long>(value)), is_int_(true) {}
+  MessagePart(const char* text) : text_(text) {}  // NOLINT(runtime/explicit)
+  template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+  MessagePart(T value)  // NOLINT(runtime/explicit)
+      : magnitude_(Magnitude(value)), negative_(IsNegative(value)), is_int_(true) {}
 
   // Appends the part to buf (capacity cap, NUL kept); false when cut short.
   bool AppendTo(char* buf, size_t cap, size_t* len) const;
 
  private:
+  template <typename T>
+  static constexpr bool IsNegative(T value) {
+    if constexpr (std::is_signed_v<T>) {
+      return value < 0;
+    } else {
+      return false;
+    }
+  }
+  // |value| without overflow, also for the most negative value of T.
+  template <typename T>
+  static constexpr unsigned long long Magnitude(T value) {
+    const unsigned long long bits = static_cast<unsigned long long>(value);
+    return IsNegative(value) ? 0ull - bits : bits;
+  }
+
   const char* text_ = nullptr;
-  long long value_ = 0;
+  unsigned long long magnitude_ = 0;
+  bool negative_ = false;
   bool is_int_ = false;
 };
 

@@ -11,6 +11,12 @@
 
 namespace ffi_core {
 
+namespace detail {
+// An Expected built from an OK Status would be neither a value nor an
+// error; it becomes an InternalError instead (raised, so the slot explains).
+Status RefuseOkWithoutValue();
+}  // namespace detail
+
 template <typename T>
 class [[nodiscard]] Expected {
  public:
@@ -18,7 +24,9 @@ class [[nodiscard]] Expected {
   Expected(T value) : status_(), has_value_(true) {  // NOLINT(runtime/explicit)
     new (&storage_) T(std::move(value));
   }
-  Expected(Status status) : status_(status), has_value_(false) {}  // NOLINT(runtime/explicit)
+  // An OK status is refused (see RefuseOkWithoutValue): never ok() without a value.
+  Expected(Status status)  // NOLINT(runtime/explicit)
+      : status_(status.ok() ? detail::RefuseOkWithoutValue() : status), has_value_(false) {}
 
   Expected(Expected&& other) noexcept : status_(other.status_), has_value_(other.has_value_) {
     if (has_value_) new (&storage_) T(std::move(*other.ptr()));
