@@ -133,6 +133,9 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
 int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
   if (any_view == nullptr) return NullArgument("TVMFFIAnyViewToOwnedAny", "any_view");
   if (out == nullptr) return NullArgument("TVMFFIAnyViewToOwnedAny", "out");
+  // The same invariants as the call path: an owned copy must not launder a
+  // value that TVMFFIFunctionCall would refuse.
+  if (FFI_CORE_CHECK_PADDING && !CheckAnyInvariants(*any_view, -1).ok()) return -1;
   Expected<Any> owned = Any::FromView(AnyView::FromRaw(*any_view));
   if (!owned.ok()) return -1;
   *out = std::move(owned).value().ReleaseRaw();
