@@ -55,26 +55,40 @@ bool RefTryPromoteWeak(TVMFFIObject* obj) {
   return false;
 }
 
+// A decrement publishes the holder's writes (release); the one that drops the
+// last reference must also see every other holder's before destroying
+// (acquire). Normally an acquire fence on that path only, as upstream does;
+// ThreadSanitizer cannot see fences, so its build orders every decrement
+// acq_rel instead (FFI_CORE_TSAN_ORDERING, port/host/CMakeLists.txt).
+namespace {
+#if FFI_CORE_TSAN_ORDERING
+constexpr int kDecrementOrder = __ATOMIC_ACQ_REL;
+void AcquireAfterLastDecrement() {}
+#else
+constexpr int kDecrementOrder = __ATOMIC_RELEASE;
+void AcquireAfterLastDecrement() { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+#endif
+}  // namespace
+
 StrongRelease RefDecStrong(TVMFFIObject* obj) {
-  const uint64_t before =
-      __atomic_fetch_sub(&obj->combined_ref_count, kStrongOne, __ATOMIC_RELEASE);
+  const uint64_t before = __atomic_fetch_sub(&obj->combined_ref_count, kStrongOne, kDecrementOrder);
   if ((before & kStrongMask) == 0) Fatal("ffi-core: strong reference count underflow");
   if (before == (kWeakOne | kStrongOne)) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    AcquireAfterLastDecrement();
     return StrongRelease::kLastBoth;
   }
   if ((before & kStrongMask) == kStrongOne) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    AcquireAfterLastDecrement();
     return StrongRelease::kLastStrongOnly;
   }
   return StrongRelease::kAlive;
 }
 
 bool RefDecWeak(TVMFFIObject* obj) {
-  const uint64_t before = __atomic_fetch_sub(&obj->combined_ref_count, kWeakOne, __ATOMIC_RELEASE);
+  const uint64_t before = __atomic_fetch_sub(&obj->combined_ref_count, kWeakOne, kDecrementOrder);
   if ((before >> 32) == 0) Fatal("ffi-core: weak reference count underflow");
   if (before == kWeakOne) {
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    AcquireAfterLastDecrement();
     return true;
   }
   return false;
