@@ -294,17 +294,17 @@ Expected<Tensor> Tensor::as_strided(IntSpan shape, IntSpan strides, int64_t elem
       detail::CheckStridedExtent("as_strided", shape.size, shape.data, strides.data, 0, src.dtype));
   // The view's furthest element must stay inside the source's extent (both
   // sums fit: the source was checked on creation, the view just above).
-  int64_t src_last = 0;
-  for (int32_t i = 0; i < src.ndim; ++i) {
-    if (src.shape[i] == 0) src_last = -1;
-    if (src_last >= 0) src_last += (src.shape[i] - 1) * src.strides[i];
+  // Empty tensors' strides are not bounded, so they are summed only when
+  // every size is non-zero.
+  const bool src_empty = detail::Numel(src) == 0;
+  int64_t src_last = src_empty ? -1 : 0;
+  for (int32_t i = 0; !src_empty && i < src.ndim; ++i) {
+    src_last += (src.shape[i] - 1) * src.strides[i];
   }
-  int64_t view_last = 0;
   bool view_empty = false;
-  for (int32_t i = 0; i < shape.size; ++i) {
-    if (shape[i] == 0) view_empty = true;
-    view_last += (shape[i] - 1) * strides[i];
-  }
+  for (int32_t i = 0; i < shape.size; ++i) view_empty = view_empty || shape[i] == 0;
+  int64_t view_last = 0;
+  for (int32_t i = 0; !view_empty && i < shape.size; ++i) view_last += (shape[i] - 1) * strides[i];
   const int64_t elem_bytes = detail::ElementBytes(src.dtype);
   int64_t offset_bytes = 0;
   if (element_offset < 0 || __builtin_add_overflow(view_last, element_offset, &view_last) ||
