@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Footprint report: builds apps/footprint for each board at -Os with checking
-# mode off and small error-slot/registry capacities, runs it in QEMU, and
+# mode off and small error-pool/registry capacities, runs it in QEMU, and
 # prints flash/RAM bytes split by owner (from the linker map).
 # Usage: scripts/footprint.sh [board...]   (default: all boards)
 set -euo pipefail
@@ -11,7 +11,7 @@ BOARDS=("$@")
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
 
 echo "ffi-core footprint: apps/footprint, -Os, FFI_CORE_CHECK_PADDING=OFF,"
-echo "error message 64 B / kind 16 B / 1 inline error, 4 global functions"
+echo "error message 64 B / kind 16 B / a pool of 1 error, 4 global functions"
 echo
 echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: ffi-core | runtime |  board |    app |"
 echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|"
