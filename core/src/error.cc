@@ -149,18 +149,20 @@ bool WriteCStrParts(const void* context, char* buf, size_t cap, size_t* len) {
 }  // namespace
 
 bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
-  if (!is_int_) {
+  if (form_ == Form::kText) {
     const char* t = text_ != nullptr ? text_ : "(null)";
     return AppendBytes(buf, cap, len, t, std::strlen(t));
   }
   char digits[24];
   size_t n = 0;
-  unsigned long long mag = magnitude_;
+  // Two's complement: 0 - bits is the magnitude, also of the most negative value.
+  const bool negative = form_ == Form::kSigned && static_cast<long long>(bits_) < 0;
+  unsigned long long mag = negative ? 0ull - bits_ : bits_;
   do {
     digits[sizeof(digits) - 1 - n++] = static_cast<char>('0' + mag % 10);
     mag /= 10;
   } while (mag != 0);
-  if (negative_) digits[sizeof(digits) - 1 - n++] = '-';
+  if (negative) digits[sizeof(digits) - 1 - n++] = '-';
   return AppendBytes(buf, cap, len, digits + sizeof(digits) - n, n);
 }
 
@@ -189,7 +191,8 @@ ErrorKind ErrorKindFromName(const char* name, size_t size) {
   return ErrorKind::kRuntimeError;
 }
 
-Status detail::RefuseOkWithoutValue() {
+Status detail::FailureOrInternalError(Status status) {
+  if (!status.ok()) return status;
   return RaiseError(ErrorKind::kInternalError,
                     {"an Expected was built from an OK Status without a value"});
 }

@@ -21,33 +21,21 @@ namespace ffi_core {
 class MessagePart {
  public:
   MessagePart(const char* text) : text_(text) {}  // NOLINT(runtime/explicit)
+  // Any integral type: its bits widened (sign-extended when signed) and its
+  // signedness, a constant, so each call site stays as small as for text.
   template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
   MessagePart(T value)  // NOLINT(runtime/explicit)
-      : magnitude_(Magnitude(value)), negative_(IsNegative(value)), is_int_(true) {}
+      : bits_(static_cast<unsigned long long>(value)),
+        form_(std::is_signed_v<T> ? Form::kSigned : Form::kUnsigned) {}
 
   // Appends the part to buf (capacity cap, NUL kept); false when cut short.
   bool AppendTo(char* buf, size_t cap, size_t* len) const;
 
  private:
-  template <typename T>
-  static constexpr bool IsNegative(T value) {
-    if constexpr (std::is_signed_v<T>) {
-      return value < 0;
-    } else {
-      return false;
-    }
-  }
-  // |value| without overflow, also for the most negative value of T.
-  template <typename T>
-  static constexpr unsigned long long Magnitude(T value) {
-    const unsigned long long bits = static_cast<unsigned long long>(value);
-    return IsNegative(value) ? 0ull - bits : bits;
-  }
-
+  enum class Form : uint8_t { kText, kSigned, kUnsigned };
   const char* text_ = nullptr;
-  unsigned long long magnitude_ = 0;
-  bool negative_ = false;
-  bool is_int_ = false;
+  unsigned long long bits_ = 0;
+  Form form_ = Form::kText;
 };
 
 // Raises an error of a known kind into the caller's slot, replacing (and

@@ -12,9 +12,10 @@
 namespace ffi_core {
 
 namespace detail {
-// An Expected built from an OK Status would be neither a value nor an
-// error; it becomes an InternalError instead (raised, so the slot explains).
-Status RefuseOkWithoutValue();
+// `status` when it is a failure. An Expected built from an OK Status would
+// be neither a value nor an error: that becomes an InternalError (raised, so
+// the slot explains). Out of line: one call per construction site.
+Status FailureOrInternalError(Status status);
 }  // namespace detail
 
 template <typename T>
@@ -24,9 +25,9 @@ class [[nodiscard]] Expected {
   Expected(T value) : status_(), has_value_(true) {  // NOLINT(runtime/explicit)
     new (&storage_) T(std::move(value));
   }
-  // An OK status is refused (see RefuseOkWithoutValue): never ok() without a value.
+  // Never ok() without a value: see FailureOrInternalError.
   Expected(Status status)  // NOLINT(runtime/explicit)
-      : status_(status.ok() ? detail::RefuseOkWithoutValue() : status), has_value_(false) {}
+      : status_(detail::FailureOrInternalError(status)), has_value_(false) {}
 
   Expected(Expected&& other) noexcept : status_(other.status_), has_value_(other.has_value_) {
     if (has_value_) new (&storage_) T(std::move(*other.ptr()));
