@@ -85,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   TVMFFIObjectHandle handle = nullptr;
   if (TVMFFITensorFromDLPack(&managed, align, contiguous, &handle) != 0) {
     FUZZ_CHECK(handle == nullptr && g_deleted == 0);
-    TakeErrorOfKnownKind();
+    TakeRaisedError();
     return 0;
   }
   Tensor t(ObjectPtr<TensorObj>::Adopt(static_cast<TensorObj*>(handle)));
@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(exported->dl_tensor.data == dl.data);
     exported->deleter(exported);
   } else {
-    TakeErrorOfKnownKind();
+    TakeRaisedError();
   }
 
   // A fuzzed view of the tensor: accepted only inside the source.
@@ -121,14 +121,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (view_last >= 0) FUZZ_CHECK(view_last + offset <= LastElement(dl));
       FUZZ_CHECK(v->GetDLTensor()->data == dl.data);
     } else {
-      TakeErrorOfKnownKind();
+      TakeRaisedError();
     }
   }
   TVMFFIObjectHandle unsafe = nullptr;
   if (TVMFFITensorCreateUnsafeView(handle, &view_meta.t, &unsafe) == 0) {
     FUZZ_CHECK(TVMFFIObjectDecRef(unsafe) == 0);
   } else {
-    TakeErrorOfKnownKind();
+    TakeRaisedError();
   }
   FUZZ_CHECK(g_deleted == 0);
   t = Tensor();

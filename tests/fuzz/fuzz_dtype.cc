@@ -18,7 +18,7 @@ bool Same(DLDataType a, DLDataType b) {
 bool Print(DLDataType d, char (&name)[ffi_core::kDataTypeNameCapacity]) {
   TVMFFIAny out = ffi_core::NoneAny();
   if (TVMFFIDataTypeToString(&d, &out) != 0) {
-    TakeErrorOfKnownKind();
+    TakeRaisedError();
     return false;
   }
   const TVMFFIByteArray text = ffi_core::detail::ByteSequenceView(out);
@@ -31,7 +31,7 @@ bool Print(DLDataType d, char (&name)[ffi_core::kDataTypeNameCapacity]) {
 bool Parse(const char* text, DLDataType* out) {
   const TVMFFIByteArray bytes{text, std::strlen(text)};
   if (TVMFFIDataTypeFromString(&bytes, out) == 0) return true;
-  TakeErrorOfKnownKind();
+  TakeRaisedError();
   return false;
 }
 
@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(Parse(name, &again));
     FUZZ_CHECK(Same(parsed, again));
   } else {
-    TakeErrorOfKnownKind();
+    TakeRaisedError();
   }
   std::free(text);
 

@@ -160,7 +160,7 @@ class Interpreter {
   // Takes the pending error of a failed call; true on success.
   static bool Check(int rc) {
     if (rc == 0) return true;
-    TakeErrorOfKnownKind();
+    TakeRaisedError();
     return false;
   }
   void Put(Slot* s, TVMFFIObjectHandle obj) {

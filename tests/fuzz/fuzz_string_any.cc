@@ -23,7 +23,7 @@ void CheckSequence(const uint8_t* p, size_t n, int32_t small, int32_t object,
   const TVMFFIByteArray in{reinterpret_cast<const char*>(p), n};
   TVMFFIAny out = NoneAny();
   if (make(&in, &out) != 0) {
-    TakeErrorOfKnownKind();  // only a MemoryError can stop it
+    TakeRaisedError();  // only a MemoryError can stop it
     return;
   }
   FUZZ_CHECK(out.type_index == (n <= kSmallBytesCapacity ? small : object));
@@ -98,13 +98,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     TVMFFIAny arg = raw;
     TVMFFIAny result = NoneAny();
     const int called = TVMFFIFunctionCall(fn, &arg, 1, &result);
-    if (called != 0) TakeErrorOfKnownKind();
+    if (called != 0) TakeRaisedError();
     TVMFFIAny owned = NoneAny();
     const int converted = TVMFFIAnyViewToOwnedAny(&raw, &owned);
     // One set of invariants: what the call refuses, the conversion refuses.
     FUZZ_CHECK((called == 0) == (converted == 0));
     if (converted != 0) {
-      TakeErrorOfKnownKind();
+      TakeRaisedError();
       continue;
     }
     FUZZ_CHECK(CheckAnyInvariants(owned, -1).ok());

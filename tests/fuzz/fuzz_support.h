@@ -70,8 +70,9 @@ class CountedRun {
   ffi_core::CountingAllocator counter_;
 };
 
-// The pending error's kind must be one ffi-core raises, and it is taken.
-inline void TakeErrorOfKnownKind() {
+// A failed call must have left an error with a NUL-terminated message; it
+// is taken so the next step starts clean.
+inline void TakeRaisedError() {
   ffi_core::Error e = ffi_core::Error::MoveFromRaised();
   FUZZ_CHECK(static_cast<bool>(e));
   FUZZ_CHECK(e.message().data[e.message().size] == '\0');
