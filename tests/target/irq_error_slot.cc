@@ -1,10 +1,11 @@
-// On target: an interrupt with its own error slot. The firmware overrides
-// ffi_core_port_error_slot (port_hooks.h) to give handler mode (IPSR != 0) a
-// slot of its own. The SysTick handler raises into it, reads its error back
-// and releases it, thousands of times, while the main loop raises, holds and
-// re-reads its own errors. Errors come from the pool shared by both contexts
-// (claimed atomically), so neither may ever see the other's text, a held
-// error never changes, and at the end every pooled error is free again.
+// On target: an interrupt, and tasks, with their own error slots. The
+// firmware overrides ffi_core_port_error_slot (port_hooks.h) to give handler
+// mode (IPSR != 0) a slot of its own, and in thread mode the slot of the
+// running task, as an RTOS would (here two tasks switched by hand). The SysTick handler raises into
+// it, reads its error back and releases it, thousands of times, while the main loop raises, holds
+// and re-reads its own errors. Errors come from the pool shared by both contexts (claimed
+// atomically), so neither may ever see the other's text, a held error never changes, and at the end
+// every pooled error is free again.
 #include <ffi_core/error.h>
 #include <ffi_core/error_slot.h>
 #include <ffi_core/object.h>
@@ -18,7 +19,8 @@ using namespace ffi_core;
 
 namespace {
 
-ErrorSlot g_thread_slot;
+ErrorSlot g_task_slots[2];
+volatile int g_current_task;  // what an RTOS keeps in its task control block
 ErrorSlot g_irq_slot;
 
 uint32_t Ipsr() {
@@ -64,12 +66,39 @@ void Expect(bool ok, const char* what) {
 
 }  // namespace
 
-// Thread mode and handler mode each get their own slot.
+// Handler mode has its own slot; in thread mode, each task has its own.
 extern "C" ErrorSlot* ffi_core_port_error_slot(void) {
-  return Ipsr() != 0 ? &g_irq_slot : &g_thread_slot;
+  return Ipsr() != 0 ? &g_irq_slot : &g_task_slots[g_current_task];
 }
 
+namespace {
+
+// Two tasks switched by hand: each keeps its pending error across the other's
+// raises, and an error moved out by a task that then ends stays valid.
+void CheckTaskSlots() {
+  g_current_task = 0;
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "task 0, pending over a switch");
+  g_current_task = 1;
+  Expect(!HasPendingError(), "task 1 starts with an empty slot");
+  TVMFFIErrorSetRaisedFromCStr("TypeError", "task 1, moved out");
+  Error from_task_1 = Error::MoveFromRaised();
+  TVMFFIErrorSetRaisedFromCStr("KeyError", "task 1, pending when it ends");
+  // Task 1 ends: its RTOS hook releases the pending error, as port_hooks.h says.
+  TVMFFIObject* left = g_task_slots[1].pending;
+  g_task_slots[1].pending = nullptr;
+  ObjectDecRef(left);
+  g_current_task = 0;
+  Error mine = Error::MoveFromRaised();
+  Expect(mine && Is(mine.message(), "task 0, pending over a switch"),
+         "task 0's pending error survived task 1's raises");
+  Expect(Is(from_task_1.message(), "task 1, moved out"),
+         "an error moved out by an ended task stays valid");
+}
+
+}  // namespace
+
 int main() {
+  CheckTaskSlots();
   // Held by the main loop for the whole test.
   TVMFFIErrorSetRaisedFromCStr("ValueError", "held by the main loop");
   Error held = Error::MoveFromRaised();
