@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Footprint report: builds apps/footprint for each board at -Os with checking
-# mode off and small error-slot/registry capacities, runs it in QEMU, and
+# mode off and small error-pool/registry capacities, runs it in QEMU, and
 # prints flash/RAM bytes split by owner (from the linker map).
 # Usage: scripts/footprint.sh [board...]   (default: all boards)
 set -euo pipefail
@@ -11,7 +11,7 @@ BOARDS=("$@")
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=("${ALL_BOARDS[@]}")
 
 echo "ffi-core footprint: apps/footprint, -Os, FFI_CORE_CHECK_PADDING=OFF,"
-echo "error message 64 B / kind 16 B / 1 inline error, 4 global functions"
+echo "error message 64 B / kind 16 B / a pool of 1 error, 4 global functions"
 echo
 echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: ffi-core | runtime |  board |    app |"
 echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|"
@@ -19,7 +19,7 @@ for board in "${BOARDS[@]}"; do
   dir="build/footprint-${board}"
   build_board_app "$board" ffi_core_footprint "$dir" -DFFI_CORE_CHECK_PADDING=OFF \
     -DFFI_CORE_BUILD_TESTS=OFF -DFFI_CORE_ERROR_MESSAGE_CAPACITY=64 -DFFI_CORE_ERROR_KIND_CAPACITY=16 \
-    -DFFI_CORE_ERROR_SLOT_DEPTH=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4
+    -DFFI_CORE_ERROR_POOL_SIZE=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4
   if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
     echo "footprint firmware failed on $board" >&2
     exit 1

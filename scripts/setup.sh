@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Installs what ffi-core needs on a fresh Debian machine: compilers, the Arm
-# cross toolchain, QEMU, doctest, and a Python venv (.venv) with the
+# Installs what ffi-core needs on a fresh Debian machine: compilers (clang
+# and its runtime with libFuzzer for the fuzzers), the Arm cross toolchain,
+# QEMU, doctest, and a Python venv (.venv) with the
 # apache-tvm-ffi wheel (DLPack 1.x headers, upstream's headers for the
 # layout test, and upstream's runtime for cross-loading tests) and Apache TVM.
 # Idempotent: skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(cmake g++ make git clang-format doctest-dev python3-venv
+APT_PACKAGES=(cmake g++ make git clang-format clang libclang-rt-dev doctest-dev python3-venv
               gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
               qemu-system-arm)
 TVM_FFI_VERSION="0.1.15.post2"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine and runs every test: the host suites (plain and
-# ASan+UBSan) and each board's suite under QEMU.
+# Sets up a fresh machine and runs every test: the host suites (plain,
+# ASan+UBSan, TSan; fault injection runs inside each unit suite), the
+# fuzzers for 20 s each, and each board's suite under QEMU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 
-PRESETS=(host host-asan)
+PRESETS=(host host-asan host-tsan)
 # CUDA code is compiled and linked wherever nvcc exists; its GPU tests skip
 # without a device.
 if command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
@@ -28,6 +29,11 @@ for preset in "${PRESETS[@]}"; do
   fi
 done
 
+echo "=== fuzz (20 s per fuzzer)"
+if ! scripts/fuzz.sh 20; then
+  failed+=(fuzz)
+fi
+
 # The README's "Run a TVM model on your MCU", end to end.
 echo "=== examples/tvm_model (mps2-an386)"
 example_log=build/tvm-example.log
@@ -40,4 +46,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED presets: ${failed[*]}"
   exit 1
 fi
-echo "all presets passed: ${PRESETS[*]}"
+echo "all passed: ${PRESETS[*]} and the fuzzers"

@@ -41,30 +41,34 @@ void BuiltinDeleteSpace(void* body) {
   Deallocate(*p.allocator, static_cast<char*>(body) - p.body_offset, p.total, p.alignment);
 }
 
+// The allocator contract reports failure as NULL; the raised error carries
+// the reason, so its Status has nothing more to say.
+void* RaiseNull(Status /*raised*/) { return nullptr; }
+
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
   Allocator* a = GetAllocator();
   if (a == nullptr) {
     // Type indices stay numeric here: naming them would pull the whole
     // name table into every firmware that allocates.
-    RaiseError(ErrorKind::kMemoryError,
-               {"no allocator installed (see ffi_core::SetAllocator): cannot allocate ", size,
-                " bytes for type index ", type_index});
-    return nullptr;
+    return RaiseNull(
+        RaiseError(ErrorKind::kMemoryError,
+                   {"no allocator installed (see ffi_core::SetAllocator): cannot allocate ", size,
+                    " bytes for type index ", type_index}));
   }
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset =
       RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
   if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
-    RaiseError(ErrorKind::kMemoryError, {"bad object request: ", size, " bytes aligned to ",
-                                         alignment, " (alignment: a power of two up to 4096)"});
-    return nullptr;
+    return RaiseNull(RaiseError(ErrorKind::kMemoryError,
+                                {"bad object request: ", size, " bytes aligned to ", alignment,
+                                 " (alignment: a power of two up to 4096)"}));
   }
   const size_t total = body_offset + size;
   void* base = Allocate(*a, total, alignment);
   if (base == nullptr) {
-    RaiseError(ErrorKind::kMemoryError, {"allocator exhausted: cannot allocate ", total,
-                                         " bytes for type index ", type_index});
-    return nullptr;
+    return RaiseNull(RaiseError(
+        ErrorKind::kMemoryError,
+        {"allocator exhausted: cannot allocate ", total, " bytes for type index ", type_index}));
   }
   char* body = static_cast<char*>(base) + body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;

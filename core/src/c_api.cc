@@ -22,8 +22,7 @@ using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C bound
 namespace {
 
 int NullArgument(const char* function, const char* argument) {
-  RaiseError(ErrorKind::kValueError, {function, ": ", argument, " is NULL"});
-  return -1;
+  return RaiseError(ErrorKind::kValueError, {function, ": ", argument, " is NULL"}).ToReturnCode();
 }
 
 int ToCode(Status s) { return s.ToReturnCode(); }
@@ -74,9 +73,9 @@ int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(v
                              TVMFFIObjectHandle* out) {
   if (out == nullptr) return NullArgument("TVMFFIObjectCreateOpaque", "out");
   if (type_index < kTVMFFIStaticObjectBegin) {
-    RaiseError(ErrorKind::kValueError, {"TVMFFIObjectCreateOpaque: type index ", type_index,
-                                        " is not an object type index"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError, {"TVMFFIObjectCreateOpaque: type index ", type_index,
+                                               " is not an object type index"})
+        .ToReturnCode();
   }
   Expected<OpaqueObj*> obj = NewObject<OpaqueObj>(type_index, 0);
   if (!obj.ok()) return -1;
@@ -120,14 +119,14 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
   if (name == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "name");
   if (f == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "f");
   if (name->size == 0) {
-    RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionSetGlobal: name is empty"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionSetGlobal: name is empty"})
+        .ToReturnCode();
   }
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(f);
   if (obj->type_index != kTVMFFIFunction) {
-    RaiseError(ErrorKind::kTypeError, {"TVMFFIFunctionSetGlobal: expected Function, got ",
-                                       TypeIndexName(obj->type_index)});
-    return -1;
+    return RaiseError(ErrorKind::kTypeError, {"TVMFFIFunctionSetGlobal: expected Function, got ",
+                                              TypeIndexName(obj->type_index)})
+        .ToReturnCode();
   }
   Function fn(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(obj)));
   return ToCode(RegisterGlobalFunction(name->data, name->size, fn, allow_override != 0));
@@ -136,6 +135,9 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
 int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
   if (any_view == nullptr) return NullArgument("TVMFFIAnyViewToOwnedAny", "any_view");
   if (out == nullptr) return NullArgument("TVMFFIAnyViewToOwnedAny", "out");
+  // The same invariants as the call path: an owned copy must not launder a
+  // value that TVMFFIFunctionCall would refuse.
+  if (FFI_CORE_CHECK_PADDING && !CheckAnyInvariants(*any_view, -1).ok()) return -1;
   Expected<Any> owned = Any::FromView(AnyView::FromRaw(*any_view));
   if (!owned.ok()) return -1;
   *out = std::move(owned).value().ReleaseRaw();
@@ -147,25 +149,27 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
   if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
   if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
   if (num_args < 0) {
-    RaiseError(ErrorKind::kValueError,
-               {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError,
+                      {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"})
+        .ToReturnCode();
   }
   if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(func);
   if (obj->type_index != kTVMFFIFunction) {
     // Numeric on purpose: the call path stays free of the type-name table.
-    RaiseError(ErrorKind::kTypeError, {"TVMFFIFunctionCall: expected a Function (type index 68), "
-                                       "got type index ",
-                                       obj->type_index});
-    return -1;
+    return RaiseError(ErrorKind::kTypeError,
+                      {"TVMFFIFunctionCall: expected a Function (type index 68), "
+                       "got type index ",
+                       obj->type_index})
+        .ToReturnCode();
   }
   if (FFI_CORE_CHECK_PADDING) {
     if (result->type_index != kTVMFFINone) {
-      RaiseError(ErrorKind::kValueError,
+      return RaiseError(
+                 ErrorKind::kValueError,
                  {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
-                  result->type_index, ")"});
-      return -1;
+                  result->type_index, ")"})
+          .ToReturnCode();
     }
     if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
   }

@@ -33,9 +33,9 @@ extern "C" {
 int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, TVMFFIStreamHandle stream,
                        TVMFFIStreamHandle* opt_out_original_stream) {
   if (device_type < 0 || device_id < 0) {
-    RaiseError(ErrorKind::kValueError,
-               {"TVMFFIEnvSetStream: negative device (", device_type, ", ", device_id, ")"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError,
+                      {"TVMFFIEnvSetStream: negative device (", device_type, ", ", device_id, ")"})
+        .ToReturnCode();
   }
   EnvContext* env = port::CurrentEnvContext();
   StreamEntry* e = FindStream(env, device_type, device_id);
@@ -48,10 +48,10 @@ int TVMFFIEnvSetStream(int32_t device_type, int32_t device_id, TVMFFIStreamHandl
       }
     }
     if (e == nullptr) {
-      RaiseError(ErrorKind::kMemoryError, {"TVMFFIEnvSetStream: stream table full "
-                                           "(FFI_CORE_STREAM_TABLE_CAPACITY=",
-                                           FFI_CORE_STREAM_TABLE_CAPACITY, ")"});
-      return -1;
+      return RaiseError(ErrorKind::kMemoryError, {"TVMFFIEnvSetStream: stream table full "
+                                                  "(FFI_CORE_STREAM_TABLE_CAPACITY=",
+                                                  FFI_CORE_STREAM_TABLE_CAPACITY, ")"})
+          .ToReturnCode();
     }
   }
   if (e != nullptr) *e = StreamEntry{device_type, device_id, stream};  // NULL frees it
@@ -88,8 +88,8 @@ DLPackManagedTensorAllocator TVMFFIEnvGetDLPackManagedTensorAllocator(void) {
 
 int TVMFFIEnvTensorAlloc(DLTensor* prototype, TVMFFIObjectHandle* out) {
   if (prototype == nullptr || out == nullptr) {
-    RaiseError(ErrorKind::kValueError, {"TVMFFIEnvTensorAlloc: NULL prototype or out"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError, {"TVMFFIEnvTensorAlloc: NULL prototype or out"})
+        .ToReturnCode();
   }
   Expected<Tensor> t = Tensor::FromEnvAlloc(IntSpan{prototype->shape, prototype->ndim},
                                             prototype->dtype, prototype->device);
@@ -110,8 +110,7 @@ int TVMFFIEnvCheckSignals(void) {
 
 int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
   if (name == nullptr) {
-    RaiseError(ErrorKind::kValueError, {"TVMFFIEnvRegisterCAPI: NULL name"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError, {"TVMFFIEnvRegisterCAPI: NULL name"}).ToReturnCode();
   }
   if (std::strcmp(name, "PyErr_CheckSignals") == 0) {
     g_check_signals = reinterpret_cast<int (*)()>(symbol);
@@ -120,8 +119,9 @@ int TVMFFIEnvRegisterCAPI(const char* name, void* symbol) {
   } else if (std::strcmp(name, "PyGILState_Release") == 0) {
     g_gil_release = reinterpret_cast<void (*)(void*)>(symbol);
   } else {
-    RaiseError(ErrorKind::kValueError, {"TVMFFIEnvRegisterCAPI: unknown env API '", name, "'"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError,
+                      {"TVMFFIEnvRegisterCAPI: unknown env API '", name, "'"})
+        .ToReturnCode();
   }
   return 0;
 }
@@ -133,16 +133,17 @@ int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
 int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
                                   TVMFFIObjectHandle* out) {
   if (out == nullptr || library_ctx == nullptr) {
-    RaiseError(ErrorKind::kValueError,
-               {"TVMFFIEnvModLookupFromImports: ", out == nullptr ? "out" : "library_ctx",
-                " is NULL (was the library loaded by a runtime?)"});
-    return -1;
+    return RaiseError(ErrorKind::kValueError,
+                      {"TVMFFIEnvModLookupFromImports: ", out == nullptr ? "out" : "library_ctx",
+                       " is NULL (was the library loaded by a runtime?)"})
+        .ToReturnCode();
   }
   TVMFFIObject* ctx = static_cast<TVMFFIObject*>(library_ctx);
   if (ctx->type_index != kTVMFFIModule) {
-    RaiseError(ErrorKind::kTypeError, {"TVMFFIEnvModLookupFromImports: library_ctx has type index ",
-                                       ctx->type_index, ", not a Module"});
-    return -1;
+    return RaiseError(ErrorKind::kTypeError,
+                      {"TVMFFIEnvModLookupFromImports: library_ctx has type index ",
+                       ctx->type_index, ", not a Module"})
+        .ToReturnCode();
   }
   const Module m(ObjectPtr<ModuleObj>::Retain(reinterpret_cast<ModuleObj*>(ctx)));
   Expected<TVMFFIObject*> f = m.LookupFromImports(func_name);

@@ -43,19 +43,31 @@ void CopyBytes(char* dst, const TVMFFIByteArray& src) {
   dst[src.size] = '\0';
 }
 
-// Storage belongs to the slot: when the last reference of either kind goes,
-// zero the counts so the slot can hand the buffer out again.
-void InlineErrorDeleter(void* self, int flags) {
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) port::RefClear(static_cast<TVMFFIObject*>(self));
-}
 void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) {
   // ffi-core keeps no backtraces (no room on an MCU); updates are dropped.
 }
 
-// Last resort when every inline error is held by the caller and there is
-// no memory: a static error that is never freed (it holds its own ref).
+// One entry of the pool shared by every calling context (error_slot.h). The
+// flag, not the reference count, says whether the entry is taken: the count
+// reaches zero before the deleter has finished reading the header.
+struct PooledError {
+  InlineErrorObj error;
+  uint32_t taken;
+};
+PooledError g_pool[FFI_CORE_ERROR_POOL_SIZE];
+
+// Runs on whichever context drops the last reference; releasing the flag is
+// its last access to the entry.
+void PooledErrorDeleter(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
+    port::FlagRelease(&reinterpret_cast<PooledError*>(self)->taken);
+  }
+}
+
+// Last resort when every pooled error is taken: a static error that is
+// never freed (it holds its own ref).
 constexpr char kExhaustedKind[] = "MemoryError";
-constexpr char kExhaustedMessage[] = "error slot exhausted (caller holds every inline error)";
+constexpr char kExhaustedMessage[] = "error pool exhausted (every pooled error is held)";
 ErrorObj g_exhausted = {{kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
                         {{kExhaustedKind, sizeof(kExhaustedKind) - 1},
                          {kExhaustedMessage, sizeof(kExhaustedMessage) - 1},
@@ -64,11 +76,9 @@ ErrorObj g_exhausted = {{kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
                          nullptr,
                          nullptr}};
 
-InlineErrorObj* FindFreeInline(ErrorSlot* slot) {
-  for (InlineErrorObj& e : slot->storage) {
-    if (ObjectStrongCount(&e.error.header) == 0 && ObjectWeakCount(&e.error.header) == 0) {
-      return &e;
-    }
+InlineErrorObj* ClaimFromPool() {
+  for (PooledError& e : g_pool) {
+    if (port::FlagTryClaim(&e.taken)) return &e.error;
   }
   return nullptr;
 }
@@ -82,23 +92,23 @@ void ReplacePending(ErrorSlot* slot, TVMFFIObject* error) {
 // Writes a message into buf (capacity cap, length *len); false when cut short.
 using MessageWriter = bool (*)(const void* context, char* buf, size_t cap, size_t* len);
 
-// Fills a free inline error; the writer builds the message straight into
-// place. Not a template, so firmware links one copy of the slot logic.
+// Fills a pooled error; the writer builds the message straight into place.
+// Not a template, so firmware links one copy of the slot logic.
 void RaiseInto(const char* kind, size_t kind_size, MessageWriter write_message,
                const void* context) {
   ErrorSlot* slot = port::CurrentErrorSlot();
-  InlineErrorObj* e = FindFreeInline(slot);
+  InlineErrorObj* e = ClaimFromPool();
   if (e == nullptr && slot->pending != nullptr) {
-    // All buffers busy: free the pending one first (its text is replaced).
+    // Pool empty: free our pending error first (it is being replaced anyway).
     ReplacePending(slot, nullptr);
-    e = FindFreeInline(slot);
+    e = ClaimFromPool();
   }
   if (e == nullptr) {
     ObjectIncRef(&g_exhausted.header);
     ReplacePending(slot, &g_exhausted.header);
     return;
   }
-  InitObjectHeader(&e->error.header, kTVMFFIError, &InlineErrorDeleter);
+  InitObjectHeader(&e->error.header, kTVMFFIError, &PooledErrorDeleter);
   const size_t kind_len = CopyText(e->kind, sizeof(e->kind), kind, kind_size);
   size_t msg_len = 0;
   e->message[0] = '\0';
@@ -139,19 +149,20 @@ bool WriteCStrParts(const void* context, char* buf, size_t cap, size_t* len) {
 }  // namespace
 
 bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
-  if (!is_int_) {
+  if (form_ == Form::kText) {
     const char* t = text_ != nullptr ? text_ : "(null)";
     return AppendBytes(buf, cap, len, t, std::strlen(t));
   }
   char digits[24];
   size_t n = 0;
-  unsigned long long mag = value_ < 0 ? 0ull - static_cast<unsigned long long>(value_)
-                                      : static_cast<unsigned long long>(value_);
+  // Two's complement: 0 - bits is the magnitude, also of the most negative value.
+  const bool negative = form_ == Form::kSigned && static_cast<long long>(bits_) < 0;
+  unsigned long long mag = negative ? 0ull - bits_ : bits_;
   do {
     digits[sizeof(digits) - 1 - n++] = static_cast<char>('0' + mag % 10);
     mag /= 10;
   } while (mag != 0);
-  if (value_ < 0) digits[sizeof(digits) - 1 - n++] = '-';
+  if (negative) digits[sizeof(digits) - 1 - n++] = '-';
   return AppendBytes(buf, cap, len, digits + sizeof(digits) - n, n);
 }
 
@@ -178,6 +189,12 @@ ErrorKind ErrorKindFromName(const char* name, size_t size) {
     if (std::strlen(n) == size && std::memcmp(n, name, size) == 0) return k;
   }
   return ErrorKind::kRuntimeError;
+}
+
+Status detail::FailureOrInternalError(Status status) {
+  if (!status.ok()) return status;
+  return RaiseError(ErrorKind::kInternalError,
+                    {"an Expected was built from an OK Status without a value"});
 }
 
 bool HasPendingError() { return port::CurrentErrorSlot()->pending != nullptr; }

@@ -14,10 +14,9 @@ Expected<FunctionObj*> AllocateFunctionObj(size_t payload_size, size_t payload_a
 }
 
 int SafeCallFailed() {
-  if (!HasPendingError()) {
-    RaiseError(ErrorKind::kRuntimeError, {"function failed without raising an error"});
-  }
-  return -1;
+  if (HasPendingError()) return -1;
+  return RaiseError(ErrorKind::kRuntimeError, {"function failed without raising an error"})
+      .ToReturnCode();
 }
 
 Status RaiseArityError(const char* func, int32_t expected, int32_t actual) {

@@ -9,15 +9,35 @@
 namespace ffi_core {
 namespace detail {
 
+namespace {
+
+// a * b without signed overflow: saturates at INT64_MAX. Tensors that passed
+// CheckTensorMetadata never saturate; borrowed views of unchecked
+// DLTensors get a wrong but defined answer instead of undefined behaviour.
+int64_t MulSat(int64_t a, int64_t b) {
+  int64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+Status ExtentError(const char* who, const char* what) {
+  return RaiseError(ErrorKind::kValueError, {who, ": ", what, " does not fit in 64 bits"});
+}
+
+}  // namespace
+
+int64_t ElementBytes(DLDataType dtype) {
+  return (static_cast<int64_t>(dtype.bits) * dtype.lanes + 7) / 8;
+}
+
 int64_t Numel(const DLTensor& t) {
   int64_t n = 1;
-  for (int32_t i = 0; i < t.ndim; ++i) n *= t.shape[i];
+  for (int32_t i = 0; i < t.ndim; ++i) n = MulSat(n, t.shape[i]);
   return n;
 }
 
 int64_t ContiguousStride(const DLTensor& t, int32_t axis) {
   int64_t s = 1;
-  for (int32_t i = t.ndim - 1; i > axis; --i) s *= t.shape[i];
+  for (int32_t i = t.ndim - 1; i > axis; --i) s = MulSat(s, t.shape[i]);
   return s;
 }
 
@@ -27,9 +47,34 @@ bool IsContiguous(const DLTensor& t) {
   for (int32_t i = t.ndim - 1; i >= 0; --i) {
     // Size-1 axes may carry any stride.
     if (t.shape[i] != 1 && t.strides[i] != expected) return false;
-    expected *= t.shape[i];
+    expected = MulSat(expected, t.shape[i]);
   }
   return true;
+}
+
+Status CheckStridedExtent(const char* who, int32_t ndim, const int64_t* shape,
+                          const int64_t* strides, uint64_t byte_offset, DLDataType dtype) {
+  if (byte_offset > static_cast<uint64_t>(INT64_MAX)) return ExtentError(who, "byte_offset");
+  for (int32_t i = 0; i < ndim; ++i) {
+    if (shape[i] == 0) return Status::Ok();  // no element is ever addressed
+  }
+  // The furthest element from data, in bytes: byte_offset plus the sum of
+  // (size - 1) * |stride| over the axes, times the element size.
+  int64_t span = 0;
+  for (int32_t i = 0; strides != nullptr && i < ndim; ++i) {
+    int64_t step = 0;
+    if (strides[i] == INT64_MIN ||
+        __builtin_mul_overflow(shape[i] - 1, strides[i] < 0 ? -strides[i] : strides[i], &step) ||
+        __builtin_add_overflow(span, step, &span)) {
+      return ExtentError(who, "the strided extent");
+    }
+  }
+  int64_t end = 0;
+  if (__builtin_mul_overflow(span, ElementBytes(dtype), &end) ||
+      __builtin_add_overflow(end, static_cast<int64_t>(byte_offset), &end)) {
+    return ExtentError(who, "the strided extent");
+  }
+  return Status::Ok();
 }
 
 Status CheckAxis(int64_t i, int32_t ndim, int64_t* axis) {
@@ -57,6 +102,14 @@ Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, 
   }
   if (dtype.lanes == 0 || dtype.bits == 0) {
     return RaiseError(ErrorKind::kValueError, {who, ": dtype with zero bits or lanes"});
+  }
+  // Every element count and compact stride is a product of sizes: bound them
+  // all by the non-zero sizes' product in bytes.
+  int64_t bytes = ElementBytes(dtype);
+  for (int32_t i = 0; i < ndim; ++i) {
+    if (shape[i] != 0 && __builtin_mul_overflow(bytes, shape[i], &bytes)) {
+      return ExtentError(who, "the shape's size in bytes");
+    }
   }
   return Status::Ok();
 }
@@ -104,6 +157,8 @@ namespace {
 Status CheckImport(const char* who, const DLTensor& t, size_t require_alignment,
                    bool require_contiguous) {
   FFI_CORE_RETURN_IF_ERROR(detail::CheckTensorMetadata(who, t.ndim, t.shape, t.dtype));
+  FFI_CORE_RETURN_IF_ERROR(
+      detail::CheckStridedExtent(who, t.ndim, t.shape, t.strides, t.byte_offset, t.dtype));
   if (t.data == nullptr && detail::Numel(t) != 0) {
     return RaiseError(ErrorKind::kValueError,
                       {who, ": NULL data with ", detail::Numel(t), " elements"});
@@ -149,33 +204,29 @@ template <typename Managed>
 struct Export {
   Managed managed;
   TensorObj* source;
-  Allocator* allocator;
 };
 
 template <typename Managed>
 void ExportDeleter(Managed* self) {
   Export<Managed>* e = reinterpret_cast<Export<Managed>*>(self);
   TensorObj* source = e->source;
-  Allocator* a = e->allocator;
-  Deallocate(*a, e, sizeof(*e), alignof(Export<Managed>));
+  FreeObjectStorage(e);
   ObjectDecRef(&source->header);
 }
 
 template <typename Managed>
 Expected<Managed*> MakeExport(const char* who, TensorObj* obj) {
   if (obj == nullptr) return RaiseError(ErrorKind::kValueError, {who, ": empty tensor"});
-  Allocator* a = GetAllocator();
-  void* mem =
-      a != nullptr ? Allocate(*a, sizeof(Export<Managed>), alignof(Export<Managed>)) : nullptr;
-  if (mem == nullptr) {
-    return RaiseError(ErrorKind::kMemoryError, {who, ": cannot allocate the DLPack struct"});
-  }
+  // Through the installed TVMFFICustomAllocator, like every object, so a C
+  // user who installed only that allocator can export too.
+  FFI_CORE_ASSIGN_OR_RETURN(
+      void* mem,
+      AllocateObjectStorage(sizeof(Export<Managed>), alignof(Export<Managed>), kTVMFFIDLTensorPtr));
   Export<Managed>* e = new (mem) Export<Managed>();
   e->managed.dl_tensor = obj->tensor;
   e->managed.manager_ctx = obj;
   e->managed.deleter = &ExportDeleter<Managed>;
   e->source = obj;
-  e->allocator = a;
   ObjectIncRef(&obj->header);
   return &e->managed;
 }
@@ -239,29 +290,36 @@ Expected<Tensor> Tensor::as_strided(IntSpan shape, IntSpan strides, int64_t elem
     return RaiseError(ErrorKind::kValueError, {"as_strided: strides must have one entry per axis"});
   }
   FFI_CORE_RETURN_IF_ERROR(CheckStrides(shape, strides));
-  // The view's furthest element must stay inside the source's extent.
-  int64_t src_last = 0;
-  for (int32_t i = 0; i < src.ndim; ++i) {
-    if (src.shape[i] == 0) src_last = -1;
-    if (src_last >= 0) src_last += (src.shape[i] - 1) * src.strides[i];
+  FFI_CORE_RETURN_IF_ERROR(
+      detail::CheckStridedExtent("as_strided", shape.size, shape.data, strides.data, 0, src.dtype));
+  // The view's furthest element must stay inside the source's extent (both
+  // sums fit: the source was checked on creation, the view just above).
+  // Empty tensors' strides are not bounded, so they are summed only when
+  // every size is non-zero.
+  const bool src_empty = detail::Numel(src) == 0;
+  int64_t src_last = src_empty ? -1 : 0;
+  for (int32_t i = 0; !src_empty && i < src.ndim; ++i) {
+    src_last += (src.shape[i] - 1) * src.strides[i];
   }
-  int64_t view_last = element_offset;
   bool view_empty = false;
-  for (int32_t i = 0; i < shape.size; ++i) {
-    if (shape[i] == 0) view_empty = true;
-    view_last += (shape[i] - 1) * strides[i];
-  }
-  if (element_offset < 0 || (!view_empty && view_last > src_last)) {
-    return RaiseError(ErrorKind::kValueError, {"as_strided: view reaches element ", view_last,
-                                               " of a tensor whose last element is ", src_last});
+  for (int32_t i = 0; i < shape.size; ++i) view_empty = view_empty || shape[i] == 0;
+  int64_t view_last = 0;
+  for (int32_t i = 0; !view_empty && i < shape.size; ++i) view_last += (shape[i] - 1) * strides[i];
+  const int64_t elem_bytes = detail::ElementBytes(src.dtype);
+  int64_t offset_bytes = 0;
+  if (element_offset < 0 || __builtin_add_overflow(view_last, element_offset, &view_last) ||
+      __builtin_mul_overflow(element_offset, elem_bytes, &offset_bytes) ||
+      (!view_empty && view_last > src_last)) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"as_strided: view at element offset ", element_offset, " reaches element ",
+                       view_last, " of a tensor whose last element is ", src_last});
   }
   size_t unused = 0;
   FFI_CORE_ASSIGN_OR_RETURN(TensorObj * obj,
                             detail::NewTensorObj(shape.data, strides.data, shape.size, src.dtype,
                                                  src.device, 0, 1, &unused));
-  const int64_t elem_bytes = (static_cast<int64_t>(src.dtype.bits) * src.dtype.lanes + 7) / 8;
   obj->tensor.data = src.data;
-  obj->tensor.byte_offset = src.byte_offset + static_cast<uint64_t>(element_offset * elem_bytes);
+  obj->tensor.byte_offset = src.byte_offset + static_cast<uint64_t>(offset_bytes);
   ObjectIncRef(&obj_->header);
   obj->owner = obj_.get();
   obj->release = &ReleaseSource;
@@ -272,6 +330,9 @@ Expected<Tensor> Tensor::UnsafeView(const Tensor& source, const DLTensor& protot
   if (!source) return RaiseError(ErrorKind::kValueError, {"UnsafeView: empty source tensor"});
   FFI_CORE_RETURN_IF_ERROR(
       detail::CheckTensorMetadata("UnsafeView", prototype.ndim, prototype.shape, prototype.dtype));
+  FFI_CORE_RETURN_IF_ERROR(detail::CheckStridedExtent("UnsafeView", prototype.ndim, prototype.shape,
+                                                      prototype.strides, prototype.byte_offset,
+                                                      prototype.dtype));
   size_t unused = 0;
   FFI_CORE_ASSIGN_OR_RETURN(TensorObj * obj,
                             detail::NewTensorObj(prototype.shape, prototype.strides, prototype.ndim,

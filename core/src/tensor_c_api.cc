@@ -8,24 +8,20 @@ using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C bound
 namespace {
 
 int Fail(const char* who, const char* what) {
-  RaiseError(ErrorKind::kValueError, {who, ": ", what});
-  return -1;
+  return RaiseError(ErrorKind::kValueError, {who, ": ", what}).ToReturnCode();
 }
 
 // Borrows the Tensor behind a handle, checking that it is one.
-bool TensorFromHandle(const char* who, TVMFFIObjectHandle handle, Tensor* out) {
+Expected<Tensor> TensorFromHandle(const char* who, TVMFFIObjectHandle handle) {
   if (handle == nullptr) {
-    Fail(who, "tensor handle is NULL");
-    return false;
+    return RaiseError(ErrorKind::kValueError, {who, ": tensor handle is NULL"});
   }
   TVMFFIObject* obj = static_cast<TVMFFIObject*>(handle);
   if (obj->type_index != kTVMFFITensor) {
-    RaiseError(ErrorKind::kTypeError,
-               {who, ": expected Tensor, got ", TypeIndexName(obj->type_index)});
-    return false;
+    return RaiseError(ErrorKind::kTypeError,
+                      {who, ": expected Tensor, got ", TypeIndexName(obj->type_index)});
   }
-  *out = Tensor(ObjectPtr<TensorObj>::Retain(reinterpret_cast<TensorObj*>(obj)));
-  return true;
+  return Tensor(ObjectPtr<TensorObj>::Retain(reinterpret_cast<TensorObj*>(obj)));
 }
 
 int Release(Expected<Tensor> t, TVMFFIObjectHandle* out) {
@@ -59,9 +55,9 @@ int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t requ
 
 int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out) {
   if (out == nullptr) return Fail("TVMFFITensorToDLPack", "out is NULL");
-  Tensor t;
-  if (!TensorFromHandle("TVMFFITensorToDLPack", from, &t)) return -1;
-  Expected<DLManagedTensor*> m = t.ToDLPack();
+  Expected<Tensor> t = TensorFromHandle("TVMFFITensorToDLPack", from);
+  if (!t.ok()) return -1;
+  Expected<DLManagedTensor*> m = t->ToDLPack();
   if (!m.ok()) return -1;
   *out = m.value();
   return 0;
@@ -69,9 +65,9 @@ int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out) {
 
 int TVMFFITensorToDLPackVersioned(TVMFFIObjectHandle from, DLManagedTensorVersioned** out) {
   if (out == nullptr) return Fail("TVMFFITensorToDLPackVersioned", "out is NULL");
-  Tensor t;
-  if (!TensorFromHandle("TVMFFITensorToDLPackVersioned", from, &t)) return -1;
-  Expected<DLManagedTensorVersioned*> m = t.ToDLPackVersioned();
+  Expected<Tensor> t = TensorFromHandle("TVMFFITensorToDLPackVersioned", from);
+  if (!t.ok()) return -1;
+  Expected<DLManagedTensorVersioned*> m = t->ToDLPackVersioned();
   if (!m.ok()) return -1;
   *out = m.value();
   return 0;
@@ -82,9 +78,9 @@ int TVMFFITensorCreateUnsafeView(TVMFFIObjectHandle source, const DLTensor* prot
   if (prototype == nullptr || out == nullptr) {
     return Fail("TVMFFITensorCreateUnsafeView", "prototype or out is NULL");
   }
-  Tensor t;
-  if (!TensorFromHandle("TVMFFITensorCreateUnsafeView", source, &t)) return -1;
-  return Release(Tensor::UnsafeView(t, *prototype), out);
+  Expected<Tensor> t = TensorFromHandle("TVMFFITensorCreateUnsafeView", source);
+  if (!t.ok()) return -1;
+  return Release(Tensor::UnsafeView(*t, *prototype), out);
 }
 
 }  // extern "C"

@@ -9,6 +9,7 @@
 //   void Increment(Word*)                  relaxed +1
 //   uint32_t DecrementRelease(Word*)       -1 with release order; old value
 //   bool IncrementIfNonZero(Word*)         +1 unless 0 (acquire on success)
+//   bool SetIfZero(Word*)                  0 -> 1, false if not 0 (acquire)
 //   void StoreRelease(Word*, uint32_t)     store with release order
 //   void AcquireFence()
 // Each operation must be atomic with respect to interrupts on the same core.
@@ -100,14 +101,6 @@ struct HalfWordRefCount {
     return true;
   }
 
-  // Only for storage no reference points to any more (the error slot's
-  // inline errors). Weak goes last: weak == 0 is what marks the storage free,
-  // and its release publishes everything written before.
-  static void Clear(TVMFFIObject* obj) {
-    Ops::StoreRelease(CountWord(obj, kStrongIndex), 0);
-    Ops::StoreRelease(CountWord(obj, kWeakIndex), 0);
-  }
-
   static uint32_t StrongCount(const TVMFFIObject* obj) {
     return Ops::Load(CountWord(obj, kStrongIndex));
   }
@@ -130,7 +123,8 @@ struct HalfWordRefCount {
   bool RefTryPromoteWeak(TVMFFIObject* obj) { return RefCounts::TryPromoteWeak(obj); }     \
   StrongRelease RefDecStrong(TVMFFIObject* obj) { return RefCounts::DecStrong(obj); }      \
   bool RefDecWeak(TVMFFIObject* obj) { return RefCounts::DecWeak(obj); }                   \
-  void RefClear(TVMFFIObject* obj) { RefCounts::Clear(obj); }                              \
+  bool FlagTryClaim(uint32_t* flag) { return Ops::SetIfZero(flag); }                       \
+  void FlagRelease(uint32_t* flag) { Ops::StoreRelease(flag, 0); }                         \
   uint32_t RefStrongCount(const TVMFFIObject* obj) { return RefCounts::StrongCount(obj); } \
   uint32_t RefWeakCount(const TVMFFIObject* obj) { return RefCounts::WeakCount(obj); }
 

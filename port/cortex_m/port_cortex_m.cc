@@ -42,6 +42,12 @@ struct ExclusiveWordOps {
     return false;
   }
 
+  static bool SetIfZero(Word* w) {
+    uint32_t expected = 0;
+    return __atomic_compare_exchange_n(w, &expected, 1u, /*weak=*/false, __ATOMIC_ACQUIRE,
+                                       __ATOMIC_RELAXED);
+  }
+
   static void StoreRelease(Word* w, uint32_t v) { __atomic_store_n(w, v, __ATOMIC_RELEASE); }
 
   static void AcquireFence() { __atomic_thread_fence(__ATOMIC_ACQUIRE); }

@@ -43,6 +43,13 @@ struct MaskedWordOps {
     return true;
   }
 
+  static bool SetIfZero(Word* w) {
+    IrqGuard guard;
+    if (*w != 0) return false;
+    *w = 1;
+    return true;
+  }
+
   // An aligned 32-bit store is single-copy atomic too.
   static void StoreRelease(Word* w, uint32_t v) {
     __atomic_signal_fence(__ATOMIC_RELEASE);

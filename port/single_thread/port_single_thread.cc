@@ -26,6 +26,11 @@ struct PlainWordOps {
     *w = *w + 1;
     return true;
   }
+  static bool SetIfZero(Word* w) {
+    if (*w != 0) return false;
+    *w = 1;
+    return true;
+  }
   static void StoreRelease(Word* w, uint32_t v) { *w = v; }
   static void AcquireFence() {}
 };

@@ -1,4 +1,6 @@
 // Host-only: the error slot is per thread and reference counts are atomic.
+#include <cstdio>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -48,4 +50,148 @@ TEST_CASE("an error moved out on one thread can be released on another") {
   t.join();
   TVMFFIErrorSetRaisedFromCStr("ValueError", "slot reusable");
   CHECK(TakeError().message == "slot reusable");
+}
+
+TEST_CASE("an error moved out survives the exit of the thread that raised it") {
+  // Regression: the error lived in the raising thread's thread_local slot,
+  // so after the thread exited its memory was reused by the next thread.
+  TVMFFIObjectHandle held = nullptr;
+  std::thread raiser([&held] {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "raised on a thread that is gone");
+    TVMFFIErrorMoveFromRaised(&held);
+  });
+  raiser.join();
+  REQUIRE(held != nullptr);
+  std::vector<std::thread> others;
+  for (int i = 0; i < 4; ++i) {
+    others.emplace_back([] {
+      for (int k = 0; k < 8; ++k) {
+        TVMFFIErrorSetRaisedFromCStr("TypeError", "another thread's text");
+        TakeError();
+      }
+      TVMFFIErrorSetRaisedFromCStr("KeyError", "left pending at thread exit");
+    });
+  }
+  for (std::thread& t : others) t.join();
+  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(held);
+  CHECK(View(cell->kind) == "ValueError");
+  CHECK(View(cell->message) == "raised on a thread that is gone");
+  CHECK(ObjectStrongCount(static_cast<TVMFFIObject*>(held)) == 1);
+  CHECK(TVMFFIObjectDecRef(held) == 0);
+}
+
+TEST_CASE("errors raised on many threads at once keep their own text") {
+  constexpr int kThreads = 8;
+  constexpr int kRounds = 2000;
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(kThreads, 0);
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([i, &wrong] {
+      char message[32];
+      std::snprintf(message, sizeof(message), "thread %d", i);
+      for (int k = 0; k < kRounds; ++k) {
+        TVMFFIErrorSetRaisedFromCStr("ValueError", message);
+        if (k % 3 == 0) continue;  // raise over a pending one now and then
+        TakenError t = TakeError();
+        if (t.message != message) ++wrong[i];
+      }
+      TVMFFIErrorSetRaisedFromCStr("ValueError", "left pending when the thread exits");
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) CHECK(wrong[i] == 0);
+  // Every pooled error came back: the pool holds as many again.
+  std::vector<Error> held;
+  for (int i = 0; i < FFI_CORE_ERROR_POOL_SIZE; ++i) {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", "pooled");
+    held.push_back(Error::MoveFromRaised());
+    CHECK(View(held.back().message()) == "pooled");
+  }
+}
+
+TEST_CASE("errors handed from exiting threads are read and released elsewhere") {
+  constexpr int kThreads = 8;
+  std::vector<TVMFFIObjectHandle> handed(kThreads, nullptr);
+  std::vector<std::thread> raisers;
+  for (int i = 0; i < kThreads; ++i) {
+    raisers.emplace_back([i, &handed] {
+      char message[32];
+      std::snprintf(message, sizeof(message), "from thread %d", i);
+      TVMFFIErrorSetRaisedFromCStr("RuntimeError", message);
+      TVMFFIErrorMoveFromRaised(&handed[i]);
+      TVMFFIErrorSetRaisedFromCStr("ValueError", "pending at exit");
+    });
+  }
+  for (std::thread& t : raisers) t.join();
+  // Readers on fresh threads, each releasing one error; the raisers are gone.
+  std::vector<int> ok(kThreads, 0);
+  std::vector<std::thread> readers;
+  for (int i = 0; i < kThreads; ++i) {
+    readers.emplace_back([i, &handed, &ok] {
+      char expected[32];
+      std::snprintf(expected, sizeof(expected), "from thread %d", i);
+      TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(handed[i]);
+      ok[i] = View(cell->message) == expected && View(cell->kind) == "RuntimeError";
+      ok[i] = ok[i] && TVMFFIObjectDecRef(handed[i]) == 0;
+    });
+  }
+  for (std::thread& t : readers) t.join();
+  for (int i = 0; i < kThreads; ++i) CHECK(ok[i] == 1);
+}
+
+namespace {
+
+int ReturnHandle(void* handle, const TVMFFIAny*, int32_t, TVMFFIAny* result) {
+  result->type_index = kTVMFFIInt;
+  result->v_int64 = static_cast<int64_t>(reinterpret_cast<intptr_t>(handle));
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("global functions set and got from many threads") {
+  // CountingAllocator is single-threaded: the default allocator here (the
+  // host-asan build's leak checker covers leaks).
+  constexpr int kThreads = 6;
+  constexpr int kRounds = 300;
+  std::vector<int> bad(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([i, &bad] {
+      // Two names per thread (its own, and one shared by all, overridden).
+      char own[32];
+      std::snprintf(own, sizeof(own), "threads.own.%d", i);
+      const TVMFFIByteArray names[2] = {{own, std::strlen(own)}, {"threads.shared", 14}};
+      for (int k = 0; k < kRounds; ++k) {
+        TVMFFIObjectHandle f = nullptr;
+        if (TVMFFIFunctionCreate(
+                reinterpret_cast<void*>(static_cast<intptr_t>(i + 1)), &ReturnHandle, [](void*) {},
+                &f) != 0) {
+          ++bad[i];
+          continue;
+        }
+        for (const TVMFFIByteArray& n : names) {
+          if (TVMFFIFunctionSetGlobal(&n, f, 1) != 0) ++bad[i];
+        }
+        TVMFFIObjectDecRef(f);
+        for (const TVMFFIByteArray& n : names) {
+          TVMFFIObjectHandle got = nullptr;
+          if (TVMFFIFunctionGetGlobal(&n, &got) != 0 || got == nullptr) {
+            ++bad[i];
+            continue;
+          }
+          TVMFFIAny result = NoneAny();
+          if (TVMFFIFunctionCall(got, nullptr, 0, &result) != 0) ++bad[i];
+          // Its own name always holds its own function; the shared one anyone's.
+          if (&n == &names[0] && result.v_int64 != i + 1) ++bad[i];
+          if (result.v_int64 < 1 || result.v_int64 > kThreads) ++bad[i];
+          TVMFFIObjectDecRef(got);
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) CHECK(bad[i] == 0);
+  CHECK(GlobalFunctionCount() == kThreads + 1);
+  ClearGlobalFunctions();
 }

@@ -1,4 +1,5 @@
 #include <cstdlib>
+#include <vector>
 
 #include "test_support.h"
 
@@ -141,6 +142,56 @@ TEST_CASE("TVMFFIAnyViewToOwnedAny") {
   CHECK(TakeError().kind == "ValueError");
   CHECK(TVMFFIAnyViewToOwnedAny(&view, nullptr) != 0);
   CHECK(TakeError().kind == "ValueError");
+}
+
+namespace {
+
+int AcceptAnything(void*, const TVMFFIAny*, int32_t, TVMFFIAny*) { return 0; }
+
+}  // namespace
+
+TEST_CASE("TVMFFIAnyViewToOwnedAny refuses exactly what TVMFFIFunctionCall refuses") {
+  if (!FFI_CORE_CHECK_PADDING) return;
+  AllocatorScope scope;
+  Expected<Bytes> bytes = Bytes::FromBytes("bytes, not a string", 19);
+  REQUIRE(bytes.ok());
+  std::vector<TVMFFIAny> bad;
+  for (int32_t t : {-1, 13, 14, 63}) {
+    TVMFFIAny v = NoneAny();
+    v.type_index = t;
+    bad.push_back(v);
+  }
+  TVMFFIAny small = NoneAny();
+  small.type_index = kTVMFFISmallStr;
+  small.small_str_len = 9;
+  bad.push_back(small);
+  TVMFFIAny flag = NoneAny();
+  flag.type_index = kTVMFFIBool;
+  flag.v_int64 = 2;
+  bad.push_back(flag);
+  TVMFFIAny padded = NoneAny();
+  padded.type_index = kTVMFFIInt;
+  padded.zero_padding = 1;
+  bad.push_back(padded);
+  TVMFFIAny mislabelled = bytes->any().raw();
+  mislabelled.type_index = kTVMFFIStr;  // a Str tag on a Bytes object
+  bad.push_back(mislabelled);
+
+  TVMFFIObjectHandle f = nullptr;
+  REQUIRE(TVMFFIFunctionCreate(nullptr, &AcceptAnything, nullptr, &f) == 0);
+  for (const TVMFFIAny& v : bad) {
+    CAPTURE(v.type_index);
+    TVMFFIAny arg = v;
+    TVMFFIAny result = NoneAny();
+    CHECK(TVMFFIFunctionCall(f, &arg, 1, &result) != 0);
+    CHECK(TakeError().kind == "ValueError");
+    TVMFFIAny out = NoneAny();
+    CHECK(TVMFFIAnyViewToOwnedAny(&v, &out) != 0);
+    CHECK(out.type_index == kTVMFFINone);
+    CHECK(TakeError().kind == "ValueError");
+  }
+  CHECK(ObjectStrongCount(bytes->any().raw().v_obj) == 1);
+  CHECK(TVMFFIObjectDecRef(f) == 0);
 }
 
 namespace {

@@ -95,10 +95,10 @@ TEST_CASE("errors held by the caller stay intact while new ones are raised") {
   CHECK(last.message == "churn");
 }
 
-TEST_CASE("when the caller holds every inline error, a static MemoryError stands in") {
+TEST_CASE("when the caller holds every pooled error, a static MemoryError stands in") {
   Allocator* previous = GetAllocator();
   SetAllocator(nullptr);
-  Error held[FFI_CORE_ERROR_SLOT_DEPTH];
+  Error held[FFI_CORE_ERROR_POOL_SIZE];
   for (Error& e : held) {
     TVMFFIErrorSetRaisedFromCStr("ValueError", "held");
     e = Error::MoveFromRaised();
@@ -107,7 +107,7 @@ TEST_CASE("when the caller holds every inline error, a static MemoryError stands
   TVMFFIErrorSetRaisedFromCStr("TypeError", "no room");
   TakenError t = TakeError();
   CHECK(t.kind == "MemoryError");
-  CHECK(Contains(t.message, "error slot exhausted"));
+  CHECK(Contains(t.message, "error pool exhausted"));
   for (Error& e : held) CHECK(View(e.message()) == "held");
   SetAllocator(previous);
 }

@@ -1,3 +1,6 @@
+#include <cstdint>
+#include <cstdlib>
+
 #include "test_support.h"
 
 using namespace ffi_core;
@@ -275,4 +278,139 @@ TEST_CASE("Shape objects") {
   CHECK(s->object()->header.type_index == kTVMFFIShape);
   CHECK(TVMFFIShapeGetCellPtr(s->object().get())->size == 3);
   CHECK((*s)[2] == 3);
+}
+
+namespace {
+
+DLManagedTensor MakeManaged(void* data, int64_t* shape, int32_t ndim, int64_t* strides,
+                            uint64_t byte_offset, int* deleted) {
+  DLManagedTensor m{};
+  m.dl_tensor.data = data;
+  m.dl_tensor.device = kCPU;
+  m.dl_tensor.ndim = ndim;
+  m.dl_tensor.dtype = kF32;
+  m.dl_tensor.shape = shape;
+  m.dl_tensor.strides = strides;
+  m.dl_tensor.byte_offset = byte_offset;
+  m.manager_ctx = deleted;
+  m.deleter = [](DLManagedTensor* self) { ++*static_cast<int*>(self->manager_ctx); };
+  return m;
+}
+
+// The import must fail with a ValueError and leave the producer's tensor alone.
+void CheckImportRefused(DLManagedTensor* m, const int* deleted) {
+  TVMFFIObjectHandle out = nullptr;
+  CHECK(TVMFFITensorFromDLPack(m, 0, 0, &out) != 0);
+  CHECK(out == nullptr);
+  CHECK(*deleted == 0);
+  TakenError t = TakeError();
+  CHECK(t.kind == "ValueError");
+  CHECK(Contains(t.message, "does not fit in 64 bits"));
+}
+
+}  // namespace
+
+TEST_CASE("shapes, strides and offsets whose byte extent overflows are refused") {
+  AllocatorScope scope;
+  float buf[4] = {};
+  int deleted = 0;
+  int64_t huge[2] = {int64_t{1} << 62, 4};  // 2^64 elements: the count overflows
+  DLManagedTensor a = MakeManaged(nullptr, huge, 2, nullptr, 0, &deleted);
+  CheckImportRefused(&a, &deleted);
+  int64_t empty_huge[3] = {0, int64_t{1} << 62, 4};  // no element, but the strides overflow
+  DLManagedTensor b = MakeManaged(nullptr, empty_huge, 3, nullptr, 0, &deleted);
+  CheckImportRefused(&b, &deleted);
+  int64_t bytes_huge[1] = {int64_t{1} << 62};  // fits in elements, not in bytes
+  DLManagedTensor c = MakeManaged(buf, bytes_huge, 1, nullptr, 0, &deleted);
+  CheckImportRefused(&c, &deleted);
+  int64_t two[2] = {2, 2};
+  int64_t wild_strides[2] = {INT64_MAX, 1};
+  DLManagedTensor d = MakeManaged(buf, two, 2, wild_strides, 0, &deleted);
+  CheckImportRefused(&d, &deleted);
+  int64_t min_strides[2] = {INT64_MIN, 1};
+  DLManagedTensor e = MakeManaged(buf, two, 2, min_strides, 0, &deleted);
+  CheckImportRefused(&e, &deleted);
+  int64_t one[1] = {1};
+  DLManagedTensor f = MakeManaged(buf, one, 1, nullptr, UINT64_MAX, &deleted);
+  CheckImportRefused(&f, &deleted);
+
+  int64_t big[2] = {int64_t{1} << 40, int64_t{1} << 40};
+  CHECK_FALSE(Tensor::FromNDAlloc(HeapAlloc{nullptr}, IntSpan{big, 2}, kF32, kCPU).ok());
+  CHECK(TakeError().kind == "ValueError");
+
+  int64_t four[1] = {4};
+  DLManagedTensor g = MakeManaged(buf, four, 1, nullptr, 0, &deleted);
+  Expected<Tensor> t = Tensor::FromDLPack(&g);
+  REQUIRE(t.ok());
+  int64_t zero[1] = {0};
+  int64_t unit[1] = {1};
+  // An empty view at an element offset whose byte offset overflows.
+  CHECK_FALSE(t->as_strided(IntSpan{zero, 1}, IntSpan{unit, 1}, INT64_MAX / 2).ok());
+  CHECK(TakeError().kind == "ValueError");
+  int64_t two_elems[1] = {2};
+  int64_t far[1] = {INT64_MAX / 2};
+  CHECK_FALSE(t->as_strided(IntSpan{two_elems, 1}, IntSpan{far, 1}, 0).ok());
+  CHECK(TakeError().kind == "ValueError");
+  DLTensor proto = g.dl_tensor;
+  proto.shape = huge;
+  proto.ndim = 2;
+  CHECK_FALSE(Tensor::UnsafeView(*t, proto).ok());
+  CHECK(TakeError().kind == "ValueError");
+}
+
+TEST_CASE("a borrowed view of unchecked metadata answers numel without overflow") {
+  int64_t huge[3] = {int64_t{1} << 62, 4, 4};
+  DLTensor raw{};
+  raw.ndim = 3;
+  raw.dtype = kF32;
+  raw.shape = huge;
+  TensorView v(&raw);
+  CHECK(v.numel() == INT64_MAX);  // saturated, not wrapped
+  CHECK(v.is_contiguous());
+  Expected<int64_t> s0 = v.stride(0);
+  REQUIRE(s0.ok());
+  CHECK(*s0 == 16);
+}
+
+namespace {
+
+int g_export_live = 0;
+void ExportDeleteSpace(void* body) {
+  --g_export_live;
+  std::free(static_cast<char*>(body) - 16);
+}
+void* ExportAllocate(size_t size, size_t alignment, int32_t, void*) {
+  if (alignment > 16) return nullptr;
+  char* body = static_cast<char*>(std::malloc(size + 16)) + 16;
+  reinterpret_cast<TVMFFIObjectAllocHeader*>(body - sizeof(TVMFFIObjectAllocHeader))->delete_space =
+      &ExportDeleteSpace;
+  ++g_export_live;
+  return body;
+}
+
+}  // namespace
+
+TEST_CASE("ToDLPack allocates its struct through the installed TVMFFICustomAllocator") {
+  Allocator* previous = GetAllocator();
+  SetAllocator(nullptr);  // a C user who installed only the custom allocator
+  TVMFFICustomAllocator custom{&ExportAllocate, nullptr};
+  REQUIRE(TVMFFISetCustomAllocator(&custom) == 0);
+  Producer p;
+  TVMFFIObjectHandle tensor = nullptr;
+  REQUIRE(TVMFFITensorFromDLPack(&p.managed, 0, 0, &tensor) == 0);
+  CHECK(g_export_live == 1);
+  DLManagedTensor* exported = nullptr;
+  REQUIRE(TVMFFITensorToDLPack(tensor, &exported) == 0);
+  DLManagedTensorVersioned* exported_v = nullptr;
+  REQUIRE(TVMFFITensorToDLPackVersioned(tensor, &exported_v) == 0);
+  CHECK(g_export_live == 3);
+  CHECK(exported->dl_tensor.data == p.data);
+  exported->deleter(exported);
+  exported_v->deleter(exported_v);
+  CHECK(g_export_live == 1);
+  CHECK(TVMFFIObjectDecRef(tensor) == 0);
+  CHECK(g_export_live == 0);
+  CHECK(p.deleted == 1);
+  REQUIRE(TVMFFISetCustomAllocator(nullptr) == 0);
+  SetAllocator(previous);
 }

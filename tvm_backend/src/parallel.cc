@@ -9,8 +9,8 @@ extern "C" {
 
 int TVMBackendParallelLaunch(FTVMParallelLambda flambda, void* cdata, int /*num_task*/) {
   if (flambda == nullptr) {
-    ffi_core::RaiseError(ffi_core::ErrorKind::kValueError,
-                         {"TVMBackendParallelLaunch: NULL task function"});
+    static_cast<void>(ffi_core::RaiseError(ffi_core::ErrorKind::kValueError,
+                                           {"TVMBackendParallelLaunch: NULL task function"}));
     return -1;
   }
   TVMParallelGroupEnv env{nullptr, 1};

@@ -58,8 +58,9 @@ void NoteAllocated(size_t bytes) {
 
 void* Refuse(size_t nbytes, const char* why) {
   ++g_ws.stats.failed;
-  RaiseError(ErrorKind::kMemoryError,
-             {"TVMBackendAllocWorkspace: cannot allocate ", nbytes, " bytes: ", why});
+  static_cast<void>(
+      RaiseError(ErrorKind::kMemoryError,
+                 {"TVMBackendAllocWorkspace: cannot allocate ", nbytes, " bytes: ", why}));
   return nullptr;
 }
 
@@ -107,8 +108,9 @@ int FreeToBuffer(unsigned char* p) {
   const size_t payload_offset = static_cast<size_t>(p - g_ws.base);
   BlockHeader* h = payload_offset >= kHeaderSize ? HeaderAt(payload_offset - kHeaderSize) : nullptr;
   if (h == nullptr || h->magic != kLive || (payload_offset & (kAlign - 1)) != 0) {
-    RaiseError(ErrorKind::kValueError,
-               {"TVMBackendFreeWorkspace: not a live workspace block (freed twice?)"});
+    static_cast<void>(
+        RaiseError(ErrorKind::kValueError,
+                   {"TVMBackendFreeWorkspace: not a live workspace block (freed twice?)"}));
     return -1;
   }
   h->magic = kFreed;
@@ -137,7 +139,8 @@ void* TVMBackendAllocWorkspace(int /*device_type*/, int /*device_id*/, uint64_t 
 
 int TVMBackendFreeWorkspace(int /*device_type*/, int /*device_id*/, void* ptr) {
   if (ptr == nullptr) {
-    RaiseError(ErrorKind::kValueError, {"TVMBackendFreeWorkspace: NULL pointer"});
+    static_cast<void>(
+        RaiseError(ErrorKind::kValueError, {"TVMBackendFreeWorkspace: NULL pointer"}));
     return -1;
   }
   ffi_core::detail::GlobalLockGuard lock;
@@ -147,8 +150,9 @@ int TVMBackendFreeWorkspace(int /*device_type*/, int /*device_id*/, void* ptr) {
   }
   BlockHeader* h = reinterpret_cast<BlockHeader*>(p - kHeaderSize);
   if (g_ws.stats.live_blocks == 0 || h->magic != kAllocated) {
-    RaiseError(ErrorKind::kValueError,
-               {"TVMBackendFreeWorkspace: not a live workspace block (freed twice?)"});
+    static_cast<void>(
+        RaiseError(ErrorKind::kValueError,
+                   {"TVMBackendFreeWorkspace: not a live workspace block (freed twice?)"}));
     return -1;
   }
   const BlockHeader block = *h;
@@ -162,8 +166,9 @@ int TVMBackendFreeWorkspace(int /*device_type*/, int /*device_id*/, void* ptr) {
 int FFICoreTVMSetWorkspace(void* buffer, size_t size) {
   ffi_core::detail::GlobalLockGuard lock;
   if (g_ws.stats.live_blocks != 0) {
-    RaiseError(ErrorKind::kValueError, {"FFICoreTVMSetWorkspace: ", g_ws.stats.live_blocks,
-                                        " workspace blocks still live"});
+    static_cast<void>(RaiseError(
+        ErrorKind::kValueError,
+        {"FFICoreTVMSetWorkspace: ", g_ws.stats.live_blocks, " workspace blocks still live"}));
     return -1;
   }
   g_ws.base = static_cast<unsigned char*>(buffer);

@@ -14,10 +14,11 @@
 #define FFI_CORE_ERROR_MESSAGE_CAPACITY 320
 #endif
 
-// Error objects each error slot owns inline. One is the pending error; the
-// others let a caller hold errors it moved out while new ones are raised.
-#ifndef FFI_CORE_ERROR_SLOT_DEPTH
-#define FFI_CORE_ERROR_SLOT_DEPTH 2
+// Error objects in the pool shared by every calling context (error_slot.h):
+// each pending error, and each error a caller holds, takes one until its last
+// reference goes. When all are taken a static MemoryError stands in.
+#ifndef FFI_CORE_ERROR_POOL_SIZE
+#define FFI_CORE_ERROR_POOL_SIZE 2
 #endif
 
 // Entries in the global function table.

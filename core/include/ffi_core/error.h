@@ -11,28 +11,31 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 
 namespace ffi_core {
 
-// One piece of an error message: text or a decimal integer. Lets callers
-// build "argument 2: expected int, got str" without a formatter or a heap.
+// One piece of an error message: text or a decimal integer of any integral
+// type. Lets callers build "argument 2: expected int, got str" without a
+// formatter or a heap.
 class MessagePart {
  public:
-  MessagePart(const char* text) : text_(text) {}                  // NOLINT(runtime/explicit)
-  MessagePart(int value) : value_(value), is_int_(true) {}        // NOLINT(runtime/explicit)
-  MessagePart(long value) : value_(value), is_int_(true) {}       // NOLINT(runtime/explicit)
-  MessagePart(long long value) : value_(value), is_int_(true) {}  // NOLINT(runtime/explicit)
-  MessagePart(unsigned value) : value_(value), is_int_(true) {}   // NOLINT(runtime/explicit)
-  MessagePart(unsigned long value)                                // NOLINT(runtime/explicit)
-      : value_(static_cast<long long>(value)), is_int_(true) {}
+  MessagePart(const char* text) : text_(text) {}  // NOLINT(runtime/explicit)
+  // Any integral type: its bits widened (sign-extended when signed) and its
+  // signedness, a constant, so each call site stays as small as for text.
+  template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+  MessagePart(T value)  // NOLINT(runtime/explicit)
+      : bits_(static_cast<unsigned long long>(value)),
+        form_(std::is_signed_v<T> ? Form::kSigned : Form::kUnsigned) {}
 
   // Appends the part to buf (capacity cap, NUL kept); false when cut short.
   bool AppendTo(char* buf, size_t cap, size_t* len) const;
 
  private:
+  enum class Form : uint8_t { kText, kSigned, kUnsigned };
   const char* text_ = nullptr;
-  long long value_ = 0;
-  bool is_int_ = false;
+  unsigned long long bits_ = 0;
+  Form form_ = Form::kText;
 };
 
 // Raises an error of a known kind into the caller's slot, replacing (and

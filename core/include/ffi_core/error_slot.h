@@ -1,11 +1,16 @@
 // ErrorSlot: where a raised error waits for the caller, without the heap.
 //
-// Each calling context (a thread on the host, the whole program or an RTOS
-// task on bare metal: see port.h) owns one slot. The slot embeds a few
-// complete Error objects with fixed-size kind and message buffers; raising an
-// error fills a free one, and TVMFFIErrorMoveFromRaised hands it to the
-// caller as an ordinary ref-counted object that returns to the slot when
-// released. All-zero is a valid empty slot, so slots need no constructor.
+// Each calling context (a thread on the host, the whole program, an RTOS
+// task or an interrupt on bare metal: see port_hooks.h) owns one slot, which
+// is just the pending error. The error objects themselves live in one
+// process-wide pool of FFI_CORE_ERROR_POOL_SIZE complete Error objects with
+// fixed-size kind and message buffers, shared by every context: raising
+// claims a free one atomically, and TVMFFIErrorMoveFromRaised hands it to the
+// caller as an ordinary ref-counted object that goes back to the pool when
+// its last reference is released, on whichever thread that happens. So an
+// Error outlives the context that raised it (a thread may exit while another
+// still holds its error). All-zero is a valid empty slot and pool, so neither
+// needs a constructor.
 #ifndef FFI_CORE_ERROR_SLOT_H_
 #define FFI_CORE_ERROR_SLOT_H_
 
@@ -30,9 +35,6 @@ struct InlineErrorObj {
 struct ErrorSlot {
   // The raised error not yet taken by the caller (one strong reference), or NULL.
   TVMFFIObject* pending;
-  // Free while both reference counts of the header are zero (the deleter
-  // clears them when the last reference goes).
-  InlineErrorObj storage[FFI_CORE_ERROR_SLOT_DEPTH];
 };
 
 }  // namespace ffi_core

@@ -11,6 +11,13 @@
 
 namespace ffi_core {
 
+namespace detail {
+// `status` when it is a failure. An Expected built from an OK Status would
+// be neither a value nor an error: that becomes an InternalError (raised, so
+// the slot explains). Out of line: one call per construction site.
+Status FailureOrInternalError(Status status);
+}  // namespace detail
+
 template <typename T>
 class [[nodiscard]] Expected {
  public:
@@ -18,7 +25,9 @@ class [[nodiscard]] Expected {
   Expected(T value) : status_(), has_value_(true) {  // NOLINT(runtime/explicit)
     new (&storage_) T(std::move(value));
   }
-  Expected(Status status) : status_(status), has_value_(false) {}  // NOLINT(runtime/explicit)
+  // Never ok() without a value: see FailureOrInternalError.
+  Expected(Status status)  // NOLINT(runtime/explicit)
+      : status_(detail::FailureOrInternalError(status)), has_value_(false) {}
 
   Expected(Expected&& other) noexcept : status_(other.status_), has_value_(other.has_value_) {
     if (has_value_) new (&storage_) T(std::move(*other.ptr()));

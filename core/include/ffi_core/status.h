@@ -24,7 +24,8 @@ enum class ErrorKind : uint8_t {
 // The kind's name as it appears in TVMFFIErrorCell::kind.
 const char* ErrorKindName(ErrorKind kind);
 
-class Status {
+// [[nodiscard]]: a dropped Status is a dropped error.
+class [[nodiscard]] Status {
  public:
   constexpr Status() = default;
   constexpr explicit Status(ErrorKind kind) : kind_(kind) {}
@@ -39,13 +40,24 @@ class Status {
   ErrorKind kind_ = ErrorKind::kOk;
 };
 
+namespace detail {
+// The Status of a Status, or of anything with status() (an Expected).
+constexpr Status StatusOf(Status s) { return s; }
+template <typename E>
+constexpr Status StatusOf(const E& e) {
+  return e.status();
+}
+}  // namespace detail
+
 }  // namespace ffi_core
 
-// Propagates a failed Status (or anything with ok() and status()) to the caller.
-#define FFI_CORE_RETURN_IF_ERROR(expr)                   \
-  do {                                                   \
-    ::ffi_core::Status ffi_core_status_ = (expr);        \
-    if (!ffi_core_status_.ok()) return ffi_core_status_; \
+// Propagates a failed Status, or the Status of a failed Expected, to the caller.
+#define FFI_CORE_RETURN_IF_ERROR(expr)                       \
+  do {                                                       \
+    const auto& ffi_core_result_ = (expr);                   \
+    if (!ffi_core_result_.ok()) {                            \
+      return ::ffi_core::detail::StatusOf(ffi_core_result_); \
+    }                                                        \
   } while (0)
 
 #endif  // FFI_CORE_STATUS_H_

@@ -92,8 +92,15 @@ bool TensorAccessors<Derived>::is_contiguous() const {
   return IsContiguous(*dl());
 }
 
-// Validates caller-supplied metadata: rank, non-negative sizes, dtype.
+// Validates caller-supplied metadata: rank, non-negative sizes, dtype, and
+// a size in bytes that fits in int64_t (ValueError otherwise).
 Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype);
+// After CheckTensorMetadata: refuses strides (NULL: compact) and a byte
+// offset whose furthest element, in bytes, does not fit in int64_t.
+Status CheckStridedExtent(const char* who, int32_t ndim, const int64_t* shape,
+                          const int64_t* strides, uint64_t byte_offset, DLDataType dtype);
+// Bytes per element (sub-byte types round up).
+int64_t ElementBytes(DLDataType dtype);
 // Allocates a TensorObj with room for shape and strides after it (and
 // `extra` bytes aligned to `extra_align` after those); fills shape,
 // strides (compact when `strides` is NULL), dtype and device.
@@ -129,6 +136,8 @@ class Tensor : public detail::TensorAccessors<Tensor> {
     FFI_CORE_RETURN_IF_ERROR(
         detail::CheckTensorMetadata("FromNDAlloc", shape.size, shape.data, dtype));
     FFI_CORE_RETURN_IF_ERROR(CheckStrides(shape, strides));
+    FFI_CORE_RETURN_IF_ERROR(
+        detail::CheckStridedExtent("FromNDAlloc", shape.size, shape.data, strides.data, 0, dtype));
     size_t offset = 0;
     FFI_CORE_ASSIGN_OR_RETURN(
         TensorObj * obj, detail::NewTensorObj(shape.data, strides.data, shape.size, dtype, device,

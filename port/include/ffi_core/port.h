@@ -45,14 +45,20 @@ enum class StrongRelease : uint8_t {
 StrongRelease RefDecStrong(TVMFFIObject* obj);
 // Drops one weak reference; true when it was the last (free the storage).
 bool RefDecWeak(TVMFFIObject* obj);
-// Sets both counts to zero with release ordering. Storage recycled by its
-// owner (the error slot's inline errors) is free again once this is done;
-// when the last weak reference goes, the counts otherwise stay at weak 1.
-void RefClear(TVMFFIObject* obj);
 // Current strong count (a snapshot, for tests and diagnostics).
 uint32_t RefStrongCount(const TVMFFIObject* obj);
 // Current weak count (a snapshot, for tests and diagnostics).
 uint32_t RefWeakCount(const TVMFFIObject* obj);
+
+// ---- claim flags (entries of the shared error pool) ----
+// Any context (thread, task, interrupt) may claim a free entry at any time,
+// and a release may come from any other context.
+// Sets *flag from 0 to 1 in one atomic step with acquire ordering; false
+// when it was not 0.
+bool FlagTryClaim(uint32_t* flag);
+// Sets *flag to 0 with release ordering: all writes before it are seen by
+// the next context that claims the flag.
+void FlagRelease(uint32_t* flag);
 
 // ---- the error slot ----
 // The slot of the calling context: per thread on the host, one static slot

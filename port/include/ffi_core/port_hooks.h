@@ -28,9 +28,22 @@ void ffi_core_log(const char* message);
 
 #ifdef __cplusplus
 // The error slot of the calling context. Default: one static, zero-filled
-// slot for the whole program. An RTOS with several tasks calling ffi-core
-// returns a per-task slot (e.g. from task-local storage): it must start
-// zero-filled and outlive the task's use of ffi-core. Must not be NULL.
+// slot for the whole program. A slot is only the pending error's pointer;
+// the error objects come from the pool shared by every context
+// (FFI_CORE_ERROR_POOL_SIZE, claimed atomically), so giving a context its
+// own slot costs one pointer, and an error it moved out stays valid after
+// the context is gone, until its last reference is released (anywhere).
+//
+// Every context that may raise while another is between raising and taking
+// its error needs a slot of its own, or it replaces that pending error:
+//  - RTOS tasks: return the running task's slot (e.g. kept in task-local
+//    storage or the task control block). A task's slot must start
+//    zero-filled; when the task ends, release its pending error, if any.
+//  - Interrupts: return a slot per handler, or per priority level (nested
+//    handlers of different priorities must not share one), chosen by the
+//    active exception number (IPSR != 0 means handler mode). A handler should
+//    take or release its error before returning.
+// tests/target/irq_error_slot.cc is an example. Must not be NULL.
 ffi_core::ErrorSlot* ffi_core_port_error_slot(void);
 
 // The environment context (streams, tensor allocator) of the calling

@@ -13,7 +13,8 @@ namespace {
 __attribute__((constructor)) void RegisterLoader() { ffi_core::tvm_vm::RegisterExecutableLoader(); }
 
 int NullList(const char* function) {
-  ffi_core::RaiseError(ffi_core::ErrorKind::kValueError, {function, ": NULL any-list or args"});
+  static_cast<void>(ffi_core::RaiseError(ffi_core::ErrorKind::kValueError,
+                                         {function, ": NULL any-list or args"}));
   return -1;
 }
 
