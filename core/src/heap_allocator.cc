@@ -46,6 +46,20 @@ void* HeapAllocator::Allocate(size_t size, size_t alignment) {
     return nullptr;
   }
   const size_t body = AlignUp(size == 0 ? 1 : size, kGranule);
+  Block* b = body <= kSmallBlock ? CarveFromTop(body, alignment) : CarveFromBottom(body, alignment);
+  if (b == nullptr) {
+    ++failed_;
+    return nullptr;
+  }
+  b->free = false;
+  used_ += b->size;
+  if (used_ > peak_) peak_ = used_;
+  ++live_blocks_;
+  return reinterpret_cast<char*>(b) + kHeader;
+}
+
+// First fit from the bottom, for large blocks.
+HeapAllocator::Block* HeapAllocator::CarveFromBottom(size_t body, size_t alignment) {
   for (Block* b = first_; b != nullptr; b = b->next) {
     if (!b->free) continue;
     // Room in front of an over-aligned payload becomes a free block of its
@@ -57,29 +71,45 @@ void* HeapAllocator::Allocate(size_t size, size_t alignment) {
     }
     const size_t lead = static_cast<size_t>(payload - kHeader - start);
     if (b->size < lead + kHeader + body) continue;
-    if (lead != 0) {
-      Block* moved = reinterpret_cast<Block*>(start + lead);
-      *moved = Block{b->next, b->size - lead, true};
-      b->next = moved;
-      b->size = lead;
-      b = moved;
-    }
-    // Split off the rest when it can hold a block of its own.
-    const size_t need = kHeader + body;
-    if (b->size - need > kHeader) {
-      Block* rest = reinterpret_cast<Block*>(reinterpret_cast<char*>(b) + need);
-      *rest = Block{b->next, b->size - need, true};
-      b->next = rest;
-      b->size = need;
-    }
-    b->free = false;
-    used_ += b->size;
-    if (used_ > peak_) peak_ = used_;
-    ++live_blocks_;
-    return reinterpret_cast<char*>(b) + kHeader;
+    if (lead != 0) b = SplitAt(b, lead);
+    if (b->size - (kHeader + body) > kHeader) SplitAt(b, kHeader + body);
+    return b;
   }
-  ++failed_;
   return nullptr;
+}
+
+// From the end of the highest free block that fits, for small blocks: the
+// long-lived small objects (functions, caches) then gather at the top,
+// away from the large blocks that come and go at the bottom.
+HeapAllocator::Block* HeapAllocator::CarveFromTop(size_t body, size_t alignment) {
+  Block* best = nullptr;
+  size_t best_offset = 0;
+  for (Block* b = first_; b != nullptr; b = b->next) {
+    if (!b->free || b->size < kHeader + body) continue;
+    const uintptr_t start = reinterpret_cast<uintptr_t>(b);
+    // The payload as high as it goes; what is left in front stays free when
+    // it can hold a block, else the whole block is taken.
+    const uintptr_t payload = (start + b->size - body) & ~uintptr_t{alignment - 1};
+    if (payload < start + kHeader) continue;
+    size_t offset = static_cast<size_t>(payload - kHeader - start);
+    if (offset != 0 && offset < kHeader + kGranule) {
+      if ((start + kHeader) % alignment != 0) continue;
+      offset = 0;
+    }
+    best = b;
+    best_offset = offset;
+  }
+  if (best == nullptr) return nullptr;
+  return best_offset != 0 ? SplitAt(best, best_offset) : best;
+}
+
+// Splits free block `b` at `offset` bytes; returns the free block after it.
+HeapAllocator::Block* HeapAllocator::SplitAt(Block* b, size_t offset) {
+  Block* rest = reinterpret_cast<Block*>(reinterpret_cast<char*>(b) + offset);
+  *rest = Block{b->next, b->size - offset, true};
+  b->next = rest;
+  b->size = offset;
+  return rest;
 }
 
 void HeapAllocator::Deallocate(void* ptr) {

@@ -139,6 +139,18 @@ TEST_CASE("HeapAllocator gives blocks of any size, aligned, and merges what come
   CHECK(heap.live_blocks() == 0);
   CHECK(heap.used_bytes() == 0);
   CHECK(heap.peak_bytes() == peak);
+  // Small blocks gather at the top, large ones at the bottom, so a small
+  // survivor does not cut the space a large block needs in two.
+  void* small = Allocate(*a, 32, 8);
+  void* large = Allocate(*a, 512, 8);
+  REQUIRE(small != nullptr);
+  REQUIRE(large != nullptr);
+  CHECK(reinterpret_cast<uintptr_t>(large) < reinterpret_cast<uintptr_t>(small));
+  Deallocate(*a, large, 512, 8);
+  void* larger = Allocate(*a, 1024, 8);
+  CHECK(larger == large);
+  Deallocate(*a, larger, 1024, 8);
+  Deallocate(*a, small, 32, 8);
   // Merged again: one block nearly the whole heap fits.
   void* big = Allocate(*a, heap.capacity() - 64, 8);
   CHECK(big != nullptr);

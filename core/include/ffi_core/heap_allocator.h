@@ -1,7 +1,9 @@
-// HeapAllocator: blocks of any size from a caller-provided buffer, first
-// fit, with freed neighbours merged. For memory whose sizes vary and whose
-// lifetimes do not nest (a model's storage and tensors); the pool and the
-// arena suit fixed sizes and all-at-once release better.
+// HeapAllocator: blocks of any size from a caller-provided buffer, with
+// freed neighbours merged. For memory whose sizes vary and whose lifetimes
+// do not nest (a model's storage and tensors); the pool and the arena suit
+// fixed sizes and all-at-once release better. Large blocks are first fit
+// from the bottom, small ones (kSmallBlock and less) from the top, so the
+// small objects that live long do not split the space large ones need.
 #ifndef FFI_CORE_HEAP_ALLOCATOR_H_
 #define FFI_CORE_HEAP_ALLOCATOR_H_
 
@@ -18,6 +20,7 @@ class HeapAllocator {
   // cost padding.
   static constexpr size_t kGranule = 16;
   static constexpr size_t kMaxAlignment = 256;
+  static constexpr size_t kSmallBlock = 128;
 
   HeapAllocator(void* buffer, size_t size);
   HeapAllocator(const HeapAllocator&) = delete;
@@ -39,6 +42,9 @@ class HeapAllocator {
   static void* AllocateThunk(void* self, size_t size, size_t alignment);
   static void DeallocateThunk(void* self, void* ptr, size_t size, size_t alignment);
   void* Allocate(size_t size, size_t alignment);
+  Block* CarveFromBottom(size_t body, size_t alignment);
+  Block* CarveFromTop(size_t body, size_t alignment);
+  static Block* SplitAt(Block* b, size_t offset);
   void Deallocate(void* ptr);
 
   Allocator allocator_;
