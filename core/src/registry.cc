@@ -1,3 +1,4 @@
+#include <ffi_core/lock_guard.h>
 #include <ffi_core/module.h>
 #include <ffi_core/port.h>
 #include <ffi_core/registry.h>
@@ -15,14 +16,6 @@ struct Entry {
   TVMFFIObject* function;
 };
 Entry g_table[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
-
-class LockGuard {
- public:
-  LockGuard() { port::GlobalLock(); }
-  ~LockGuard() { port::GlobalUnlock(); }
-  LockGuard(const LockGuard&) = delete;
-  LockGuard& operator=(const LockGuard&) = delete;
-};
 
 Entry* Find(const char* name, size_t size) {
   for (Entry& e : g_table) {

@@ -1,0 +1,193 @@
+// Reflection: the fields, methods and metadata registered on types, read back
+// through TVMFFIGetTypeInfo. All types share one fixed pool of fields
+// (FFI_CORE_TYPE_FIELD_CAPACITY) and one of methods; a type's entries are one
+// contiguous run, so a type that registers again after another type did
+// moves its run to the end of the pool (the old run is not reused).
+#include <ffi_core/any.h>
+#include <ffi_core/error.h>
+#include <ffi_core/lock_guard.h>
+#include <ffi_core/object.h>
+#include <ffi_core/type_table.h>
+#include <tvm/ffi/c_api.h>
+
+#include <cstring>
+
+namespace ffi_core {
+namespace {
+
+template <typename Info, size_t N>
+struct Pool {
+  Info items[N];
+  size_t used;
+};
+
+Pool<TVMFFIFieldInfo, FFI_CORE_TYPE_FIELD_CAPACITY> g_fields;
+Pool<TVMFFIMethodInfo, FFI_CORE_TYPE_METHOD_CAPACITY> g_methods;
+
+// Room for one more entry after a type's run of `count` entries at `run`;
+// returns where the run now starts.
+template <typename Info, size_t N>
+Expected<Info*> GrowRun(Pool<Info, N>& pool, const Info* run, int32_t count, const char* what) {
+  Info* at_end = pool.items + pool.used;
+  if (run != nullptr && run + count == at_end && pool.used < N) {
+    ++pool.used;
+    return pool.items + (run - pool.items);
+  }
+  if (static_cast<size_t>(count) + 1 > N - pool.used) {
+    return RaiseError(ErrorKind::kMemoryError, {"type registry: no room for another ", what,
+                                                " (capacity ", static_cast<unsigned long>(N), ")"});
+  }
+  for (int32_t i = 0; i < count; ++i) at_end[i] = run[i];
+  pool.used += static_cast<size_t>(count) + 1;
+  return at_end;
+}
+
+template <typename Info>
+int32_t FindByName(const Info* items, int32_t count, const TVMFFIByteArray& name) {
+  for (int32_t i = 0; i < count; ++i) {
+    const TVMFFIByteArray& n = items[i].name;
+    if (n.size == name.size && (name.size == 0 || std::memcmp(n.data, name.data, name.size) == 0)) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+Status UnknownType(const char* function, int32_t type_index) {
+  return RaiseError(ErrorKind::kKeyError,
+                    {function, ": type index ", type_index, " is not registered"});
+}
+
+// The registry's own copies of name, doc and metadata.
+Status CopyTexts(TVMFFIByteArray* name, TVMFFIByteArray* doc, TVMFFIByteArray* metadata) {
+  FFI_CORE_ASSIGN_OR_RETURN(*name, CopyTypeText(*name));
+  FFI_CORE_ASSIGN_OR_RETURN(*doc, CopyTypeText(*doc));
+  FFI_CORE_ASSIGN_OR_RETURN(*metadata, CopyTypeText(*metadata));
+  return Status::Ok();
+}
+
+// A Function setter the registry holds a reference to, or NULL.
+TVMFFIObject* SetterObject(const TVMFFIFieldInfo& info) {
+  if ((info.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) == 0) return nullptr;
+  return static_cast<TVMFFIObject*>(info.setter);
+}
+
+Status RegisterField(int32_t type_index, const TVMFFIFieldInfo& info) {
+  // Owned copies first: they may allocate, and the lock is not recursive.
+  FFI_CORE_ASSIGN_OR_RETURN(Any default_value,
+                            Any::FromView(AnyView::FromRaw(info.default_value_or_factory)));
+  TVMFFIFieldInfo entry = info;
+  Any replaced;
+  TVMFFIObject* replaced_setter = nullptr;
+  {
+    LockGuard lock;
+    TVMFFITypeInfo* type = FindTypeInfo(type_index);
+    if (type == nullptr) return UnknownType("TVMFFITypeRegisterField", type_index);
+    FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
+    int32_t at = FindByName(type->fields, type->num_fields, info.name);
+    if (at < 0) {
+      FFI_CORE_ASSIGN_OR_RETURN(TVMFFIFieldInfo * run,
+                                GrowRun(g_fields, type->fields, type->num_fields, "field"));
+      type->fields = run;
+      at = type->num_fields++;
+    } else {
+      replaced = Any::AdoptRaw(type->fields[at].default_value_or_factory);
+      replaced_setter = SetterObject(type->fields[at]);
+    }
+    if (TVMFFIObject* setter = SetterObject(entry)) ObjectIncRef(setter);
+    entry.default_value_or_factory = default_value.ReleaseRaw();
+    const_cast<TVMFFIFieldInfo*>(type->fields)[at] = entry;
+  }
+  // Released outside the lock: a deleter may call back into the registry.
+  if (replaced_setter != nullptr) ObjectDecRef(replaced_setter);
+  return Status::Ok();
+}
+
+Status RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
+  FFI_CORE_ASSIGN_OR_RETURN(Any method, Any::FromView(AnyView::FromRaw(info.method)));
+  TVMFFIMethodInfo entry = info;
+  Any replaced;
+  {
+    LockGuard lock;
+    TVMFFITypeInfo* type = FindTypeInfo(type_index);
+    if (type == nullptr) return UnknownType("TVMFFITypeRegisterMethod", type_index);
+    FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
+    int32_t at = FindByName(type->methods, type->num_methods, info.name);
+    if (at < 0) {
+      FFI_CORE_ASSIGN_OR_RETURN(TVMFFIMethodInfo * run,
+                                GrowRun(g_methods, type->methods, type->num_methods, "method"));
+      type->methods = run;
+      at = type->num_methods++;
+    } else {
+      replaced = Any::AdoptRaw(type->methods[at].method);
+    }
+    entry.method = method.ReleaseRaw();
+    const_cast<TVMFFIMethodInfo*>(type->methods)[at] = entry;
+  }
+  return Status::Ok();
+}
+
+Status RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata) {
+  LockGuard lock;
+  TVMFFITypeInfo* type = FindTypeInfo(type_index);
+  if (type == nullptr) return UnknownType("TVMFFITypeRegisterMetadata", type_index);
+  TVMFFITypeMetadata* slot = FindTypeMetadata(type_index);
+  if (slot == nullptr) {
+    return RaiseError(ErrorKind::kNotImplementedError,
+                      {"TVMFFITypeRegisterMetadata: static type index ", type_index,
+                       " keeps no metadata in ffi-core"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(TVMFFIByteArray doc, CopyTypeText(metadata.doc));
+  *slot = metadata;
+  slot->doc = doc;
+  type->metadata = slot;
+  return Status::Ok();
+}
+
+}  // namespace
+}  // namespace ffi_core
+
+using namespace ffi_core;  // NOLINT(build/namespaces): the C boundary
+
+extern "C" {
+
+int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
+  if (info == nullptr) {
+    RaiseError(ErrorKind::kValueError, {"TVMFFITypeRegisterField: info is NULL"});
+    return -1;
+  }
+  return RegisterField(type_index, *info).ToReturnCode();
+}
+
+int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
+  if (info == nullptr) {
+    RaiseError(ErrorKind::kValueError, {"TVMFFITypeRegisterMethod: info is NULL"});
+    return -1;
+  }
+  return RegisterMethod(type_index, *info).ToReturnCode();
+}
+
+int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
+  if (metadata == nullptr) {
+    RaiseError(ErrorKind::kValueError, {"TVMFFITypeRegisterMetadata: metadata is NULL"});
+    return -1;
+  }
+  return RegisterMetadata(type_index, *metadata).ToReturnCode();
+}
+
+int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info,
+                                          int allow_override) {
+  if (method_info == nullptr) {
+    RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionSetGlobalFromMethodInfo: info is NULL"});
+    return -1;
+  }
+  if (method_info->method.type_index != kTVMFFIFunction) {
+    RaiseError(ErrorKind::kTypeError,
+               {"TVMFFIFunctionSetGlobalFromMethodInfo: method is not a Function (type index ",
+                method_info->method.type_index, ")"});
+    return -1;
+  }
+  return TVMFFIFunctionSetGlobal(&method_info->name, method_info->method.v_obj, allow_override);
+}
+
+}  // extern "C"
