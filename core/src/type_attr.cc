@@ -20,8 +20,13 @@ struct Column {
   TVMFFITypeAttrColumn column;
 };
 
-Column g_columns[FFI_CORE_TYPE_ATTR_COLUMN_CAPACITY];
-int32_t g_num_columns = 0;
+constexpr char kEnumColumn[] = "__ffi_enum__";
+// Upstream's runtime creates the enum column at startup, and upstream's
+// C++ headers look it up from static initializers, so it exists from the
+// start here too.
+Column g_columns[FFI_CORE_TYPE_ATTR_COLUMN_CAPACITY] = {
+    {{kEnumColumn, sizeof(kEnumColumn) - 1}, {nullptr, 0, 0}}};
+int32_t g_num_columns = 1;
 TVMFFIAny g_cells[FFI_CORE_TYPE_ATTR_CELL_CAPACITY];
 int32_t g_cells_used = 0;
 
