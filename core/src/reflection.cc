@@ -175,8 +175,7 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
   return RegisterMetadata(type_index, *metadata).ToReturnCode();
 }
 
-int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info,
-                                          int allow_override) {
+int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info, int allow_override) {
   if (method_info == nullptr) {
     RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionSetGlobalFromMethodInfo: info is NULL"});
     return -1;

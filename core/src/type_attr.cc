@@ -60,8 +60,8 @@ Status Cover(TVMFFITypeAttrColumn* column, int32_t type_index) {
   const int32_t end = begin + column->size;
   if (column->data != nullptr && type_index >= begin && type_index < end) return Status::Ok();
   const int32_t new_begin = column->data == nullptr || type_index < begin ? type_index : begin;
-  const int32_t needed = (column->data == nullptr || type_index >= end ? type_index + 1 : end) -
-                         new_begin;
+  const int32_t needed =
+      (column->data == nullptr || type_index >= end ? type_index + 1 : end) - new_begin;
   const int32_t size = needed > 2 * column->size ? needed : 2 * column->size;
   if (size > FFI_CORE_TYPE_ATTR_CELL_CAPACITY - g_cells_used) {
     return RaiseError(ErrorKind::kMemoryError,

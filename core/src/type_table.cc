@@ -192,9 +192,8 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
   if (parent_type_index == -2) return existing >= 0 ? existing : -2;
   if (existing >= 0) {
     if (static_type_index >= 0 && static_type_index != existing) {
-      return RaiseError(ErrorKind::kValueError,
-                        {"type '", shown.text, "' has index ", existing, ", not ",
-                         static_type_index});
+      return RaiseError(ErrorKind::kValueError, {"type '", shown.text, "' has index ", existing,
+                                                 ", not ", static_type_index});
     }
     return existing;
   }
@@ -218,8 +217,8 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
   }
   if (depth > FFI_CORE_TYPE_MAX_DEPTH) {
     return RaiseError(ErrorKind::kMemoryError,
-                      {"type '", shown.text, "' is deeper than FFI_CORE_TYPE_MAX_DEPTH=",
-                       FFI_CORE_TYPE_MAX_DEPTH});
+                      {"type '", shown.text,
+                       "' is deeper than FFI_CORE_TYPE_MAX_DEPTH=", FFI_CORE_TYPE_MAX_DEPTH});
   }
   if (num_child_slots < 0) {
     return RaiseError(ErrorKind::kValueError,
@@ -235,8 +234,8 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
   DynamicType& t = g_dynamic[g_num_dynamic];
   for (int32_t d = 0; d + 1 < depth; ++d) t.ancestors[d] = parent->type_ancestors[d];
   if (parent != nullptr) t.ancestors[depth - 1] = parent;
-  t.info = TVMFFITypeInfo{index,   depth,   key,     t.ancestors, HashKey(key.data, key.size),
-                          0,       0,       nullptr, nullptr,     nullptr};
+  t.info = TVMFFITypeInfo{index, depth, key,     t.ancestors, HashKey(key.data, key.size),
+                          0,     0,     nullptr, nullptr,     nullptr};
   t.metadata = TVMFFITypeMetadata{};
   t.num_slots = num_child_slots + 1;
   t.allocated_slots = 1;
