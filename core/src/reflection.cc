@@ -53,11 +53,6 @@ int32_t FindByName(const Info* items, int32_t count, const TVMFFIByteArray& name
   return -1;
 }
 
-Status UnknownType(const char* function, int32_t type_index) {
-  return RaiseError(ErrorKind::kKeyError,
-                    {function, ": type index ", type_index, " is not registered"});
-}
-
 // The registry's own copies of name, doc and metadata.
 Status CopyTexts(TVMFFIByteArray* name, TVMFFIByteArray* doc, TVMFFIByteArray* metadata) {
   FFI_CORE_ASSIGN_OR_RETURN(*name, CopyTypeText(*name));
@@ -81,8 +76,9 @@ Status RegisterField(int32_t type_index, const TVMFFIFieldInfo& info) {
   TVMFFIObject* replaced_setter = nullptr;
   {
     LockGuard lock;
-    TVMFFITypeInfo* type = FindTypeInfo(type_index);
-    if (type == nullptr) return UnknownType("TVMFFITypeRegisterField", type_index);
+    FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
+                              FindDynamicTypeInfo("TVMFFITypeRegisterField", type_index));
+    TVMFFITypeInfo* type = found.info;
     FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
     int32_t at = FindByName(type->fields, type->num_fields, info.name);
     if (at < 0) {
@@ -109,8 +105,9 @@ Status RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
   Any replaced;
   {
     LockGuard lock;
-    TVMFFITypeInfo* type = FindTypeInfo(type_index);
-    if (type == nullptr) return UnknownType("TVMFFITypeRegisterMethod", type_index);
+    FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
+                              FindDynamicTypeInfo("TVMFFITypeRegisterMethod", type_index));
+    TVMFFITypeInfo* type = found.info;
     FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
     int32_t at = FindByName(type->methods, type->num_methods, info.name);
     if (at < 0) {
@@ -129,18 +126,12 @@ Status RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
 
 Status RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata) {
   LockGuard lock;
-  TVMFFITypeInfo* type = FindTypeInfo(type_index);
-  if (type == nullptr) return UnknownType("TVMFFITypeRegisterMetadata", type_index);
-  TVMFFITypeMetadata* slot = FindTypeMetadata(type_index);
-  if (slot == nullptr) {
-    return RaiseError(ErrorKind::kNotImplementedError,
-                      {"TVMFFITypeRegisterMetadata: static type index ", type_index,
-                       " keeps no metadata in ffi-core"});
-  }
+  FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
+                            FindDynamicTypeInfo("TVMFFITypeRegisterMetadata", type_index));
   FFI_CORE_ASSIGN_OR_RETURN(TVMFFIByteArray doc, CopyTypeText(metadata.doc));
-  *slot = metadata;
-  slot->doc = doc;
-  type->metadata = slot;
+  *found.metadata = metadata;
+  found.metadata->doc = doc;
+  found.info->metadata = found.metadata;
   return Status::Ok();
 }
 

@@ -32,27 +32,28 @@ int32_t StaticSlot(int32_t type_index) {
   return -1;
 }
 
-extern TVMFFITypeInfo g_static[kNumStaticTypes];
+extern const TVMFFITypeInfo g_static[kNumStaticTypes];
 // Every static object type derives directly from ffi.Object.
-const TVMFFITypeInfo* g_object_ancestry[1] = {&g_static[kObjectSlot]};
+const TVMFFITypeInfo* const g_object_ancestry[1] = {&g_static[kObjectSlot]};
 
 template <size_t N>
 constexpr TVMFFITypeInfo StaticType(int32_t type_index, const char (&key)[N]) {
   const int32_t depth = type_index > kTVMFFIObject ? 1 : 0;
-  return TVMFFITypeInfo{type_index,
-                        depth,
-                        {key, N - 1},
-                        depth != 0 ? g_object_ancestry : nullptr,
-                        HashKey(key, N - 1),
-                        0,
-                        0,
-                        nullptr,
-                        nullptr,
-                        nullptr};
+  return TVMFFITypeInfo{
+      type_index,
+      depth,
+      {key, N - 1},
+      depth != 0 ? const_cast<const TVMFFITypeInfo**>(g_object_ancestry) : nullptr,
+      HashKey(key, N - 1),
+      0,
+      0,
+      nullptr,
+      nullptr,
+      nullptr};
 }
 
-// Constant-initialised, in slot order; the keys are upstream's.
-TVMFFITypeInfo g_static[kNumStaticTypes] = {
+// Read-only (flash on a board), in slot order; the keys are upstream's.
+const TVMFFITypeInfo g_static[kNumStaticTypes] = {
     StaticType(kTVMFFINone, "None"),
     StaticType(kTVMFFIInt, "int"),
     StaticType(kTVMFFIBool, "bool"),
@@ -157,16 +158,22 @@ int32_t FindTypeIndex(const TVMFFIByteArray& type_key) {
   return -1;
 }
 
-TVMFFITypeInfo* FindTypeInfo(int32_t type_index) {
+const TVMFFITypeInfo* FindTypeInfo(int32_t type_index) {
   const int32_t slot = StaticSlot(type_index);
   if (slot >= 0) return &g_static[slot];
   DynamicType* t = FindDynamic(type_index);
   return t != nullptr ? &t->info : nullptr;
 }
 
-TVMFFITypeMetadata* FindTypeMetadata(int32_t type_index) {
-  DynamicType* t = FindDynamic(type_index);
-  return t != nullptr ? &t->metadata : nullptr;
+Expected<DynamicTypeInfo> FindDynamicTypeInfo(const char* function, int32_t type_index) {
+  if (DynamicType* t = FindDynamic(type_index)) return DynamicTypeInfo{&t->info, &t->metadata};
+  if (StaticSlot(type_index) >= 0) {
+    return RaiseError(
+        ErrorKind::kNotImplementedError,
+        {function, ": static type index ", type_index, " takes no reflection in ffi-core"});
+  }
+  return RaiseError(ErrorKind::kKeyError,
+                    {function, ": type index ", type_index, " is not registered"});
 }
 
 Expected<TVMFFIByteArray> CopyTypeText(const TVMFFIByteArray& text) {

@@ -50,7 +50,7 @@
 // types are always registered; these bound what callers add.
 // Dynamic types (indices from kTVMFFIDynObjectBegin).
 #ifndef FFI_CORE_TYPE_CAPACITY
-#define FFI_CORE_TYPE_CAPACITY 16
+#define FFI_CORE_TYPE_CAPACITY 8
 #endif
 
 // Deepest inheritance chain of a dynamic type (ffi.Object is depth 0).
@@ -60,10 +60,10 @@
 
 // Reflected fields and methods over all types.
 #ifndef FFI_CORE_TYPE_FIELD_CAPACITY
-#define FFI_CORE_TYPE_FIELD_CAPACITY 32
+#define FFI_CORE_TYPE_FIELD_CAPACITY 16
 #endif
 #ifndef FFI_CORE_TYPE_METHOD_CAPACITY
-#define FFI_CORE_TYPE_METHOD_CAPACITY 32
+#define FFI_CORE_TYPE_METHOD_CAPACITY 16
 #endif
 
 // Bytes for copied type keys, names, docs and metadata.

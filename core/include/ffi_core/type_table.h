@@ -1,5 +1,5 @@
 // The type table behind TVMFFITypeKeyToIndex, TVMFFITypeGetOrAllocIndex and
-// TVMFFIGetTypeInfo. Static types are constant data under upstream's keys;
+// TVMFFIGetTypeInfo. Static types are read-only data under upstream's keys;
 // dynamic types take one of FFI_CORE_TYPE_CAPACITY fixed entries, so type
 // information never moves once handed out. Nothing here is linked into a
 // firmware that never asks about types.
@@ -20,12 +20,16 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
                                       bool child_slots_can_overflow, int32_t parent_type_index);
 // The index registered under type_key, or -1.
 int32_t FindTypeIndex(const TVMFFIByteArray& type_key);
-// The type's information, or NULL when not registered. Reflection updates
-// it in place; callers hold the global lock while they do.
-TVMFFITypeInfo* FindTypeInfo(int32_t type_index);
-// The metadata slot of a dynamic type (NULL for static types: they keep
-// none in ffi-core).
-TVMFFITypeMetadata* FindTypeMetadata(int32_t type_index);
+// The type's information, or NULL when not registered.
+const TVMFFITypeInfo* FindTypeInfo(int32_t type_index);
+// What reflection updates in place (under the global lock) for a dynamic
+// type. Static types are read-only data, so reflection on them raises a
+// NotImplementedError; an unknown index raises a KeyError naming function.
+struct DynamicTypeInfo {
+  TVMFFITypeInfo* info;
+  TVMFFITypeMetadata* metadata;
+};
+Expected<DynamicTypeInfo> FindDynamicTypeInfo(const char* function, int32_t type_index);
 // Copies bytes into the registry's text pool (FFI_CORE_TYPE_TEXT_CAPACITY),
 // NUL-terminated; raises a MemoryError when it is full. Never freed: types
 // are never unregistered.
