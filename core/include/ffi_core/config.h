@@ -50,7 +50,7 @@
 // types are always registered; these bound what callers add.
 // Dynamic types (indices from kTVMFFIDynObjectBegin).
 #ifndef FFI_CORE_TYPE_CAPACITY
-#define FFI_CORE_TYPE_CAPACITY 8
+#define FFI_CORE_TYPE_CAPACITY 16
 #endif
 
 // Deepest inheritance chain of a dynamic type (ffi.Object is depth 0).
