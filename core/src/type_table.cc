@@ -128,8 +128,15 @@ bool KeyEquals(const TVMFFITypeInfo& info, const TVMFFIByteArray& key) {
 
 // Picks the index of a new child of `parent` taking num_slots indices: from
 // the parent's reservation while it lasts, else past every reservation.
-Expected<int32_t> AllocateIndex(const TVMFFITypeInfo* parent, const TVMFFIByteArray& key,
-                                int32_t num_slots) {
+// Why a registration of `key` is refused: "type '<key>' <what> <value>".
+// One call site per message keeps the flash cost of the checks small.
+Status Refuse(ErrorKind kind, const char* key, const char* what, int32_t value) {
+  return RaiseError(kind, {"type '", key, "' ", what, value});
+}
+
+// Picks the index of a new child of `parent` taking num_slots indices: from
+// the parent's reservation while it lasts, else past every reservation.
+Expected<int32_t> AllocateIndex(const TVMFFITypeInfo* parent, const char* key, int32_t num_slots) {
   DynamicType* reserved = parent != nullptr ? FindDynamic(parent->type_index) : nullptr;
   if (reserved != nullptr && reserved->allocated_slots + num_slots <= reserved->num_slots) {
     const int32_t index = reserved->info.type_index + reserved->allocated_slots;
@@ -137,9 +144,9 @@ Expected<int32_t> AllocateIndex(const TVMFFITypeInfo* parent, const TVMFFIByteAr
     return index;
   }
   if (reserved != nullptr && !reserved->child_slots_can_overflow) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"type '", key.data, "': parent type index ", reserved->info.type_index,
-                       " has no child slot left and does not allow overflow"});
+    return Refuse(ErrorKind::kValueError, key,
+                  "finds no child slot left (and no overflow allowed) under parent index ",
+                  reserved->info.type_index);
   }
   const int32_t index = g_next_index;
   g_next_index += num_slots;
@@ -199,45 +206,41 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
   if (parent_type_index == -2) return existing >= 0 ? existing : -2;
   if (existing >= 0) {
     if (static_type_index >= 0 && static_type_index != existing) {
-      return RaiseError(ErrorKind::kValueError, {"type '", shown.text, "' has index ", existing,
-                                                 ", not ", static_type_index});
+      return Refuse(ErrorKind::kValueError, shown.text, "is registered with index ", existing);
     }
     return existing;
   }
   if (static_type_index >= 0) {
     // Every static type is registered up front under upstream's key.
-    return RaiseError(ErrorKind::kValueError, {"type '", shown.text, "': static index ",
-                                               static_type_index, " is not a known static type"});
+    return Refuse(ErrorKind::kValueError, shown.text, "has an unknown static index ",
+                  static_type_index);
   }
   const TVMFFITypeInfo* parent = nullptr;
   if (parent_type_index != -1) {
     parent = FindTypeInfo(parent_type_index);
     if (parent == nullptr) {
-      return RaiseError(ErrorKind::kKeyError, {"type '", shown.text, "': parent type index ",
-                                               parent_type_index, " is not registered"});
+      return Refuse(ErrorKind::kKeyError, shown.text, "has an unregistered parent index ",
+                    parent_type_index);
     }
   }
   const int32_t depth = parent != nullptr ? parent->type_depth + 1 : 0;
   if (type_depth != depth) {
-    return RaiseError(ErrorKind::kValueError, {"type '", shown.text, "': depth ", type_depth,
-                                               " given, its parent makes it ", depth});
+    return Refuse(ErrorKind::kValueError, shown.text, "has, from its parent, depth ", depth);
   }
   if (depth > FFI_CORE_TYPE_MAX_DEPTH) {
-    return RaiseError(ErrorKind::kMemoryError,
-                      {"type '", shown.text,
-                       "' is deeper than FFI_CORE_TYPE_MAX_DEPTH=", FFI_CORE_TYPE_MAX_DEPTH});
+    return Refuse(ErrorKind::kMemoryError, shown.text,
+                  "is deeper than FFI_CORE_TYPE_MAX_DEPTH=", FFI_CORE_TYPE_MAX_DEPTH);
   }
   if (num_child_slots < 0) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"type '", shown.text, "': negative child slots ", num_child_slots});
+    return Refuse(ErrorKind::kValueError, shown.text, "asks for negative child slots ",
+                  num_child_slots);
   }
   if (g_num_dynamic == FFI_CORE_TYPE_CAPACITY) {
-    return RaiseError(ErrorKind::kMemoryError,
-                      {"type table is full (FFI_CORE_TYPE_CAPACITY=", FFI_CORE_TYPE_CAPACITY,
-                       ") registering '", shown.text, "'"});
+    return Refuse(ErrorKind::kMemoryError, shown.text,
+                  "finds the type table full: FFI_CORE_TYPE_CAPACITY=", FFI_CORE_TYPE_CAPACITY);
   }
   FFI_CORE_ASSIGN_OR_RETURN(TVMFFIByteArray key, CopyTypeText(type_key));
-  FFI_CORE_ASSIGN_OR_RETURN(int32_t index, AllocateIndex(parent, key, num_child_slots + 1));
+  FFI_CORE_ASSIGN_OR_RETURN(int32_t index, AllocateIndex(parent, key.data, num_child_slots + 1));
   DynamicType& t = g_dynamic[g_num_dynamic];
   for (int32_t d = 0; d + 1 < depth; ++d) t.ancestors[d] = parent->type_ancestors[d];
   if (parent != nullptr) t.ancestors[depth - 1] = parent;
