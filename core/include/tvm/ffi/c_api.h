@@ -486,8 +486,10 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
                                               int32_t parent_type_index);
 /* NULL when type_index is not registered. */
 TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
-/* A field or method of the same name replaces the earlier one. The default
- * value, method and setter Function are kept alive by the registry. */
+/* Dynamic types only: static types' information is read-only in ffi-core
+ * (NotImplementedError). A field or method of the same name replaces the
+ * earlier one. The default value, method and setter Function are kept alive
+ * by the registry. */
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata);
