@@ -107,7 +107,8 @@ constexpr const char* kListedBuiltins[] = {
 // imports but that ffi-core does not provide: each raises a
 // NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.DeepCopy",
+    "ffi.DeepCopy",    "ffi.RecursiveEq", "ffi.RecursiveLt",   "ffi.RecursiveLe",
+    "ffi.RecursiveGt", "ffi.RecursiveGe", "ffi.RecursiveHash", "ffi.GetRegisteredTypeKeys",
 };
 
 // Object types of upstream's runtime library that the package wraps in
