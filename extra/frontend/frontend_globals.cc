@@ -104,11 +104,25 @@ constexpr const char* kListedBuiltins[] = {
 };
 
 // Library functions of upstream's runtime that the package resolves while it
-// imports but that ffi-core does not provide: each raises a
-// NotImplementedError naming itself when called.
+// imports (and would otherwise call as NULL) but that ffi-core does not
+// provide: each raises a NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.DeepCopy",    "ffi.RecursiveEq", "ffi.RecursiveLt",   "ffi.RecursiveLe",
-    "ffi.RecursiveGt", "ffi.RecursiveGe", "ffi.RecursiveHash", "ffi.GetRegisteredTypeKeys",
+    "ffi.Array",
+    "ffi.Map",
+    "ffi.ContainerFindFirstNonCPUDevice",
+    "ffi.FromJSONGraphString",
+    "ffi.ToJSONGraphString",
+    "ffi.MakeFieldGetter",
+    "ffi.MakeFieldSetter",
+    "ffi._PyClassRegisterTypeAttrColumns",
+    "ffi.DeepCopy",
+    "ffi.RecursiveEq",
+    "ffi.RecursiveLt",
+    "ffi.RecursiveLe",
+    "ffi.RecursiveGt",
+    "ffi.RecursiveGe",
+    "ffi.RecursiveHash",
+    "ffi.GetRegisteredTypeKeys",
 };
 
 // Object types of upstream's runtime library that the package wraps in
@@ -119,10 +133,6 @@ struct LibraryType {
   const char* parent;
 };
 constexpr LibraryType kLibraryTypes[] = {
-    {"ffi.EnumState", "ffi.Object"},
-    {"ffi.Enum", "ffi.Object"},
-    {"ffi.IntEnum", "ffi.Enum"},
-    {"ffi.StrEnum", "ffi.Enum"},
     {"ffi.reflection.AccessStep", "ffi.Object"},
     {"ffi.reflection.AccessPath", "ffi.Object"},
     {"ffi.StructuralVisitor", "ffi.Object"},
