@@ -133,10 +133,8 @@ struct LibraryType {
   const char* parent;
 };
 constexpr LibraryType kLibraryTypes[] = {
-    {"ffi.reflection.AccessStep", "ffi.Object"},
-    {"ffi.reflection.AccessPath", "ffi.Object"},
-    {"ffi.StructuralVisitor", "ffi.Object"},
-    {"ffi.StructuralMutator", "ffi.Object"},
+    {"ffi.reflection.AccessStep", "ffi.Object"}, {"ffi.reflection.AccessPath", "ffi.Object"},
+    {"ffi.StructuralVisitor", "ffi.Object"},     {"ffi.StructuralMutator", "ffi.Object"},
     {"ffi.StructuralKey", "ffi.Object"},
 };
 
