@@ -1,5 +1,5 @@
-// Reflection: the fields, methods and metadata registered on types, read back
-// through TVMFFIGetTypeInfo. All types share one fixed pool of fields
+// Reflection: the fields, methods and metadata registered on dynamic types,
+// read back through TVMFFIGetTypeInfo. All types share one fixed pool of fields
 // (FFI_CORE_TYPE_FIELD_CAPACITY) and one of methods; a type's entries are one
 // contiguous run, so a type that registers again after another type did
 // moves its run to the end of the pool (the old run is not reused).
@@ -42,15 +42,14 @@ Expected<Info*> GrowRun(Pool<Info, N>& pool, const Info* run, int32_t count, con
   return at_end;
 }
 
-template <typename Info>
-int32_t FindByName(const Info* items, int32_t count, const TVMFFIByteArray& name) {
-  for (int32_t i = 0; i < count; ++i) {
-    const TVMFFIByteArray& n = items[i].name;
+bool HasField(const TVMFFITypeInfo& type, const TVMFFIByteArray& name) {
+  for (int32_t i = 0; i < type.num_fields; ++i) {
+    const TVMFFIByteArray& n = type.fields[i].name;
     if (n.size == name.size && (name.size == 0 || std::memcmp(n.data, name.data, name.size) == 0)) {
-      return i;
+      return true;
     }
   }
-  return -1;
+  return false;
 }
 
 // The registry's own copies of name, doc and metadata.
@@ -71,56 +70,43 @@ Status RegisterField(int32_t type_index, const TVMFFIFieldInfo& info) {
   // Owned copies first: they may allocate, and the lock is not recursive.
   FFI_CORE_ASSIGN_OR_RETURN(Any default_value,
                             Any::FromView(AnyView::FromRaw(info.default_value_or_factory)));
-  TVMFFIFieldInfo entry = info;
-  Any replaced;
-  TVMFFIObject* replaced_setter = nullptr;
-  {
-    LockGuard lock;
-    FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
-                              FindDynamicTypeInfo("TVMFFITypeRegisterField", type_index));
-    TVMFFITypeInfo* type = found.info;
-    FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
-    int32_t at = FindByName(type->fields, type->num_fields, info.name);
-    if (at < 0) {
-      FFI_CORE_ASSIGN_OR_RETURN(TVMFFIFieldInfo * run,
-                                GrowRun(g_fields, type->fields, type->num_fields, "field"));
-      type->fields = run;
-      at = type->num_fields++;
-    } else {
-      replaced = Any::AdoptRaw(type->fields[at].default_value_or_factory);
-      replaced_setter = SetterObject(type->fields[at]);
-    }
-    if (TVMFFIObject* setter = SetterObject(entry)) ObjectIncRef(setter);
-    entry.default_value_or_factory = default_value.ReleaseRaw();
-    const_cast<TVMFFIFieldInfo*>(type->fields)[at] = entry;
+  LockGuard lock;
+  FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
+                            FindDynamicTypeInfo("TVMFFITypeRegisterField", type_index));
+  TVMFFITypeInfo* type = found.info;
+  // As upstream: a field name is registered once per type.
+  if (HasField(*type, info.name)) {
+    return RaiseError(
+        ErrorKind::kValueError,
+        {"TVMFFITypeRegisterField: duplicate field name in type ", type->type_key.data});
   }
-  // Released outside the lock: a deleter may call back into the registry.
-  if (replaced_setter != nullptr) ObjectDecRef(replaced_setter);
+  TVMFFIFieldInfo entry = info;
+  FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
+  FFI_CORE_ASSIGN_OR_RETURN(TVMFFIFieldInfo * run,
+                            GrowRun(g_fields, type->fields, type->num_fields, "field"));
+  if (TVMFFIObject* setter = SetterObject(entry)) ObjectIncRef(setter);
+  entry.default_value_or_factory = default_value.ReleaseRaw();
+  run[type->num_fields] = entry;
+  type->fields = run;
+  ++type->num_fields;
   return Status::Ok();
 }
 
+// Methods may share a name (overloads), as upstream allows.
 Status RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
   FFI_CORE_ASSIGN_OR_RETURN(Any method, Any::FromView(AnyView::FromRaw(info.method)));
+  LockGuard lock;
+  FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
+                            FindDynamicTypeInfo("TVMFFITypeRegisterMethod", type_index));
+  TVMFFITypeInfo* type = found.info;
   TVMFFIMethodInfo entry = info;
-  Any replaced;
-  {
-    LockGuard lock;
-    FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
-                              FindDynamicTypeInfo("TVMFFITypeRegisterMethod", type_index));
-    TVMFFITypeInfo* type = found.info;
-    FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
-    int32_t at = FindByName(type->methods, type->num_methods, info.name);
-    if (at < 0) {
-      FFI_CORE_ASSIGN_OR_RETURN(TVMFFIMethodInfo * run,
-                                GrowRun(g_methods, type->methods, type->num_methods, "method"));
-      type->methods = run;
-      at = type->num_methods++;
-    } else {
-      replaced = Any::AdoptRaw(type->methods[at].method);
-    }
-    entry.method = method.ReleaseRaw();
-    const_cast<TVMFFIMethodInfo*>(type->methods)[at] = entry;
-  }
+  FFI_CORE_RETURN_IF_ERROR(CopyTexts(&entry.name, &entry.doc, &entry.metadata));
+  FFI_CORE_ASSIGN_OR_RETURN(TVMFFIMethodInfo * run,
+                            GrowRun(g_methods, type->methods, type->num_methods, "method"));
+  entry.method = method.ReleaseRaw();
+  run[type->num_methods] = entry;
+  type->methods = run;
+  ++type->num_methods;
   return Status::Ok();
 }
 
@@ -128,6 +114,12 @@ Status RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata) 
   LockGuard lock;
   FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
                             FindDynamicTypeInfo("TVMFFITypeRegisterMetadata", type_index));
+  // As upstream: a second registration means two definitions of one type.
+  if (found.info->metadata != nullptr) {
+    return RaiseError(
+        ErrorKind::kRuntimeError,
+        {"TVMFFITypeRegisterMetadata: type ", found.info->type_key.data, " already has metadata"});
+  }
   FFI_CORE_ASSIGN_OR_RETURN(TVMFFIByteArray doc, CopyTypeText(metadata.doc));
   *found.metadata = metadata;
   found.metadata->doc = doc;

@@ -84,7 +84,6 @@ Status RegisterAttr(int32_t type_index, const TVMFFIByteArray& name, const TVMFF
                       {"TVMFFITypeRegisterAttr: negative type index ", type_index});
   }
   FFI_CORE_ASSIGN_OR_RETURN(Any owned, Any::FromView(AnyView::FromRaw(value)));
-  Any replaced;
   {
     LockGuard lock;
     FFI_CORE_ASSIGN_OR_RETURN(Column * c, FindOrAddColumn(name));
@@ -92,10 +91,13 @@ Status RegisterAttr(int32_t type_index, const TVMFFIByteArray& name, const TVMFF
     if (type_index == kTVMFFINone && owned.raw().type_index == kTVMFFINone) return Status::Ok();
     FFI_CORE_RETURN_IF_ERROR(Cover(&c->column, type_index));
     TVMFFIAny* cell = const_cast<TVMFFIAny*>(c->column.data) + (type_index - c->column.begin_index);
-    replaced = Any::AdoptRaw(*cell);
+    // As upstream: set once; a mutable container is the way to update.
+    if (cell->type_index != kTVMFFINone) {
+      return RaiseError(ErrorKind::kRuntimeError, {"TVMFFITypeRegisterAttr: ", c->name.data,
+                                                   " is already set for type index ", type_index});
+    }
     *cell = owned.ReleaseRaw();
   }
-  // Released outside the lock: a deleter may call back into the registry.
   return Status::Ok();
 }
 

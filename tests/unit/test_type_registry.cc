@@ -180,11 +180,11 @@ TEST_CASE("reflection: fields and methods read back through the type info") {
   REQUIRE(ia->fields[1].getter(&storage, &got) == 0);
   CHECK(got.v_int64 == 42);
 
-  // The same name replaces the field.
-  TVMFFIFieldInfo y2 = IntField("y", "replaced", 40);
-  REQUIRE(TVMFFITypeRegisterField(a, &y2) == 0);
+  // A field name is registered once per type.
+  TVMFFIFieldInfo y2 = IntField("y", "again", 40);
+  CHECK(TVMFFITypeRegisterField(a, &y2) != 0);
+  CHECK(Contains(TakeError().message, "duplicate field name"));
   CHECK(TVMFFIGetTypeInfo(a)->num_fields == 2);
-  CHECK(View(TVMFFIGetTypeInfo(a)->fields[1].doc) == "replaced");
 
   Expected<Function> triple = Function::FromTyped([](int64_t v) { return v * 3; });
   REQUIRE(triple.ok());
@@ -193,9 +193,11 @@ TEST_CASE("reflection: fields and methods read back through the type info") {
   m.doc = Key("times three");
   m.method = AnyView(*triple).raw();
   REQUIRE(TVMFFITypeRegisterMethod(a, &m) == 0);
-  triple = Function();  // the registry holds its own reference
+  // Methods may share a name: overloads.
+  REQUIRE(TVMFFITypeRegisterMethod(a, &m) == 0);
+  triple = Function();  // the registry holds its own references
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(a);
-  REQUIRE(info->num_methods == 1);
+  REQUIRE(info->num_methods == 2);
   CHECK(View(info->methods[0].doc) == "times three");
   TVMFFIAny arg = NoneAny();
   TypeTraits<int64_t>::Write(14, &arg);
@@ -227,6 +229,8 @@ TEST_CASE("reflection: metadata and globals from method info") {
   CHECK(View(got->doc) == "documented");
   CHECK(got->total_size == 48);
   CHECK(got->structural_eq_hash_kind == kTVMFFISEqHashKindDAGNode);
+  CHECK(TVMFFITypeRegisterMetadata(t, &meta) != 0);
+  CHECK(TakeError().kind == "RuntimeError");
   CHECK(TVMFFITypeRegisterMetadata(kTVMFFIStr, &meta) != 0);
   CHECK(TakeError().kind == "NotImplementedError");
 
@@ -277,12 +281,18 @@ TEST_CASE("type attributes: columns grow in both directions") {
   const int32_t between = kTVMFFIShape - column->begin_index;
   CHECK(column->data[between].type_index == kTVMFFINone);
 
+  // Set once.
+  CHECK(TVMFFITypeRegisterAttr(kTVMFFIStr, &name, &v) != 0);
+  CHECK(TakeError().kind == "RuntimeError");
   // Owned copies: a long string attribute survives its source.
+  const TVMFFIByteArray text = Key("unit.text");
   Expected<String> s = String::FromCStr("an attribute value longer than seven bytes");
   REQUIRE(s.ok());
-  REQUIRE(TVMFFITypeRegisterAttr(kTVMFFIStr, &name, &s->any().raw()) == 0);
+  REQUIRE(TVMFFITypeRegisterAttr(kTVMFFIStr, &text, &s->any().raw()) == 0);
   s = String();
-  const TVMFFIAny& stored = column->data[kTVMFFIStr - column->begin_index];
+  const TVMFFITypeAttrColumn* text_column = TVMFFIGetTypeAttrColumn(&text);
+  REQUIRE(text_column != nullptr);
+  const TVMFFIAny& stored = text_column->data[kTVMFFIStr - text_column->begin_index];
   CHECK(stored.type_index == kTVMFFIStr);
   CHECK(Contains(View(*TVMFFIBytesGetByteArrayPtr(stored.v_obj)), "longer than seven"));
   CHECK(TVMFFITypeRegisterAttr(-3, &name, &v) != 0);
@@ -397,13 +407,14 @@ TEST_CASE("registry capacities are reported when reached") {
   CHECK(TVMFFITypeRegisterAttr(FFI_CORE_TYPE_ATTR_CELL_CAPACITY + 1000, &column, &one) != 0);
   CHECK(Contains(TakeError().message, "FFI_CORE_TYPE_ATTR_CELL_CAPACITY"));
 
-  static char long_doc[200];
+  static char long_doc[512];
   std::memset(long_doc, 'd', sizeof(long_doc) - 1);
-  TVMFFITypeMetadata meta{};
-  meta.doc = Key(long_doc);
+  TVMFFIMethodInfo method{};
+  method.name = Key("m");
+  method.doc = Key(long_doc);
   status = 0;
-  for (int i = 0; i <= FFI_CORE_TYPE_TEXT_CAPACITY / 199 && status == 0; ++i) {
-    status = TVMFFITypeRegisterMetadata(t, &meta);
+  for (int i = 0; i <= FFI_CORE_TYPE_TEXT_CAPACITY / 511 && status == 0; ++i) {
+    status = TVMFFITypeRegisterMethod(t, &method);
   }
   REQUIRE(status != 0);
   CHECK(Contains(TakeError().message, "FFI_CORE_TYPE_TEXT_CAPACITY"));

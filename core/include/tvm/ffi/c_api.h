@@ -487,14 +487,15 @@ TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
 /* NULL when type_index is not registered. */
 TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
 /* Dynamic types only: static types' information is read-only in ffi-core
- * (NotImplementedError). A field or method of the same name replaces the
- * earlier one. The default value, method and setter Function are kept alive
- * by the registry. */
+ * (NotImplementedError). As upstream: a field name once per type, methods may
+ * share a name (overloads), metadata once per type. The default value, method
+ * and setter Function are kept alive by the registry. */
 TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info);
 TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata);
-/* Sets attribute attr_name of a type to an owned copy of attr_value. Setting
- * None on kTVMFFINone only makes sure the column exists. */
+/* Sets attribute attr_name of a type to an owned copy of attr_value, once
+ * (a RuntimeError when already set). None on kTVMFFINone only makes sure the
+ * column exists. */
 TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
                                        const TVMFFIAny* attr_value);
 /* NULL when no attribute of that name was registered. The column stays at
