@@ -1,6 +1,9 @@
 # Shared by the board scripts (sourced): building one app for a board and
 # running it in QEMU.
 
+# Every board, in the order the reports list them.
+ALL_BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+
 # The QEMU machine of a board, from its board.cmake.
 qemu_machine() {
   sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' "boards/$1/board.cmake"

@@ -2,8 +2,10 @@
 """Splits a GNU ld map file's flash and RAM use by owner: ffi-core
 (libffi_core.a), the C/C++ runtime (newlib, libstdc++, libgcc, crt), the
 board support (startup, syscalls) and the application. Prints one row.
+With --tvm, also TVM's model code (its objects under models/) and the TVM
+backend (libffi_core_tvm.a) apart from the application.
 
-Usage: footprint.py <board> <file.map>
+Usage: footprint.py [--tvm] <board> <file.map>
 """
 import re
 import sys
@@ -18,6 +20,10 @@ LINE = re.compile(r"^\s*(\.[\w.$]+|COMMON)?\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\
 def owner(path):
     if "libffi_core.a" in path:
         return "ffi-core"
+    if "libffi_core_tvm.a" in path:
+        return "tvm backend"
+    if re.search(r"(^|/)models/\w+\.o$", path):
+        return "model"
     if "ffi_core_board" in path or "/boards/" in path:
         return "board"
     if re.search(r"lib(c|c_nano|g|g_nano|m|stdc\+\+|stdc\+\+_nano|supc\+\+|supc\+\+_nano|gcc|nosys)\.a|crt\w*\.o", path):
@@ -26,7 +32,11 @@ def owner(path):
 
 
 def main():
-    board, map_path = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    tvm = args[0] == "--tvm"
+    if tvm:
+        args = args[1:]
+    board, map_path = args
     text = open(map_path, encoding="utf-8", errors="replace").read()
     text = text.split("Linker script and memory map", 1)[-1]
     flash = {}
@@ -57,6 +67,13 @@ def main():
         elif section.startswith(RAM):
             ram[who] = ram.get(who, 0) + size
     cols = ["ffi-core", "runtime", "board", "app"]
+    if tvm:
+        cols = ["ffi-core", "tvm backend", "model", "runtime", "board", "app"]
+    else:
+        # Without --tvm, TVM's pieces count as the application's.
+        for table in (flash, ram):
+            for key in ("tvm backend", "model"):
+                table["app"] = table.get("app", 0) + table.pop(key, 0)
     print("| %-18s | %s | %s |" % (
         board,
         " | ".join("%6d" % flash.get(c, 0) for c in cols),

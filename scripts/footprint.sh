@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 . scripts/board-lib.sh
 BOARDS=("$@")
-[ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+[ ${#BOARDS[@]} -gt 0 ] || BOARDS=("${ALL_BOARDS[@]}")
 
 echo "ffi-core footprint: apps/footprint, -Os, FFI_CORE_CHECK_PADDING=OFF,"
 echo "error message 64 B / kind 16 B / 1 inline error, 4 global functions; type registry"

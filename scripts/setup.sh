@@ -2,7 +2,7 @@
 # Installs what ffi-core needs on a fresh Debian machine: compilers, the Arm
 # cross toolchain, QEMU, doctest, and a Python venv (.venv) with the
 # apache-tvm-ffi wheel (DLPack 1.x headers, upstream's headers for the
-# layout test, and upstream's runtime for cross-loading tests).
+# layout test, and upstream's runtime for cross-loading tests) and Apache TVM.
 # Idempotent: skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,8 @@ APT_PACKAGES=(cmake g++ make git clang-format doctest-dev python3-venv
               gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
               qemu-system-arm)
 TVM_FFI_VERSION="0.1.15.post2"
+# Apache TVM compiles the example models the TVM tests run (tests/tvm).
+TVM_VERSION="0.27.0.post1"
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -24,9 +26,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if ! .venv/bin/python -c "import tvm_ffi, numpy, pytest" 2>/dev/null; then
-  echo "setup: creating .venv with apache-tvm-ffi==${TVM_FFI_VERSION} numpy and pytest"
-  python3 -m venv .venv
-  .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" numpy pytest
+if ! .venv/bin/python -c "import tvm_ffi, tvm, numpy, pytest" 2>/dev/null; then
+  echo "setup: creating .venv with apache-tvm-ffi==${TVM_FFI_VERSION}, apache-tvm==${TVM_VERSION}," \
+       "numpy and pytest"
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" \
+    "apache-tvm==${TVM_VERSION}" numpy pytest
 fi
 echo "setup: ready"

@@ -28,6 +28,14 @@ for preset in "${PRESETS[@]}"; do
   fi
 done
 
+# The README's "Run a TVM model on your MCU", end to end.
+echo "=== examples/tvm_model (mps2-an386)"
+example_log=build/tvm-example.log
+mkdir -p build
+examples/tvm_model/run.sh mps2-an386 >"$example_log" 2>&1 || true
+grep "^y\[\|^mlp" "$example_log" || true
+grep -q "^mlp: OK" "$example_log" || failed+=("examples/tvm_model")
+
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED presets: ${failed[*]}"
   exit 1

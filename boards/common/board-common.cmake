@@ -59,21 +59,29 @@ add_library(ffi_core_board OBJECT
   "${_ffi_core_common}/startup.c"
   "${_ffi_core_common}/syscalls.c"
   "${_ffi_core_common}/systick.c")
-target_include_directories(ffi_core_board PUBLIC "${_ffi_core_common}/include")
+target_include_directories(ffi_core_board PUBLIC
+  "$<BUILD_INTERFACE:${_ffi_core_common}/include>" "$<INSTALL_INTERFACE:include>")
+# What links a firmware for this board: its linker script, and the folder
+# holding ffi_core_sections.ld (INCLUDEd by it), here or installed.
+get_filename_component(_ffi_core_ld_name "${FFI_CORE_BOARD_LINKER_SCRIPT}" NAME)
+target_link_options(ffi_core_board INTERFACE
+  "$<BUILD_INTERFACE:-T${FFI_CORE_BOARD_LINKER_SCRIPT}>"
+  "$<BUILD_INTERFACE:-L${FFI_CORE_BOARDS_DIR}/common>"
+  "$<INSTALL_INTERFACE:-T$<INSTALL_PREFIX>/share/ffi_core/board/${_ffi_core_ld_name}>"
+  "$<INSTALL_INTERFACE:-L$<INSTALL_PREFIX>/share/ffi_core/board>")
 target_compile_definitions(ffi_core_board PRIVATE
   "FFI_CORE_BOARD_NAME=\"${FFI_CORE_BOARD}\""
   "FFI_CORE_BOARD_NUM_IRQS=${FFI_CORE_BOARD_NUM_IRQS}")
 target_compile_options(ffi_core_board PRIVATE -Wall -Wextra -Werror)
 
 # Turns an add_executable() target into a bootable image for this board:
-# startup + system calls, the board linker script, a .map next to the
+# startup + system calls and the board linker script (ffi_core_board
+# carries both), a .map next to the
 # binary and a size report after linking. Uses the keyword form of
 # target_link_libraries(), so callers must use it (PRIVATE/PUBLIC) too.
 function(ffi_core_board_executable target)
   target_link_libraries(${target} PRIVATE ffi_core_board)
   target_link_options(${target} PRIVATE
-    "-T${FFI_CORE_BOARD_LINKER_SCRIPT}"
-    "-L${FFI_CORE_BOARDS_DIR}/common" # for INCLUDE ffi_core_sections.ld
     "-Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${target}.map"
     "-Wl,--print-memory-usage")
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS

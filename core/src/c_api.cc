@@ -15,6 +15,8 @@
 
 #include <cstring>
 
+#include "global_lock_guard.h"
+
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 
 namespace {
@@ -238,6 +240,28 @@ int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
   if (!DataTypeToString(*dtype, buf, &size).ok()) return -1;
   TVMFFIByteArray bytes{buf, size};
   return TVMFFIStringFromByteArray(&bytes, out);
+}
+
+int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
+  if (handle_addr == nullptr) return NullArgument("TVMFFIHandleInitOnce", "handle_addr");
+  if (init_func == nullptr) return NullArgument("TVMFFIHandleInitOnce", "init_func");
+  // The global lock nests, so init_func may look functions up meanwhile.
+  detail::GlobalLockGuard lock;
+  if (*handle_addr != nullptr) return 0;
+  void* result = nullptr;
+  const int rc = init_func(&result);
+  if (rc == 0) *handle_addr = result;
+  return rc;
+}
+
+int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
+  if (handle_addr == nullptr) return NullArgument("TVMFFIHandleDeinitOnce", "handle_addr");
+  if (deinit_func == nullptr) return NullArgument("TVMFFIHandleDeinitOnce", "deinit_func");
+  detail::GlobalLockGuard lock;
+  if (*handle_addr == nullptr) return 0;
+  const int rc = deinit_func(*handle_addr);
+  if (rc == 0) *handle_addr = nullptr;
+  return rc;
 }
 
 }  // extern "C"

@@ -130,4 +130,29 @@ int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
   return RegisterSystemLibSymbol(name, symbol).ToReturnCode();
 }
 
+int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
+                                  TVMFFIObjectHandle* out) {
+  if (out == nullptr || library_ctx == nullptr) {
+    RaiseError(ErrorKind::kValueError,
+               {"TVMFFIEnvModLookupFromImports: ", out == nullptr ? "out" : "library_ctx",
+                " is NULL (was the library loaded by a runtime?)"});
+    return -1;
+  }
+  TVMFFIObject* ctx = static_cast<TVMFFIObject*>(library_ctx);
+  if (ctx->type_index != kTVMFFIModule) {
+    RaiseError(ErrorKind::kTypeError, {"TVMFFIEnvModLookupFromImports: library_ctx has type index ",
+                                       ctx->type_index, ", not a Module"});
+    return -1;
+  }
+  const Module m(ObjectPtr<ModuleObj>::Retain(reinterpret_cast<ModuleObj*>(ctx)));
+  Expected<TVMFFIObject*> f = m.LookupFromImports(func_name);
+  if (!f.ok()) return -1;
+  *out = *f;
+  return 0;
+}
+
+int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
+  return RegisterContextSymbol(name, symbol).ToReturnCode();
+}
+
 }  // extern "C"

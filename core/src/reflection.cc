@@ -5,12 +5,13 @@
 // moves its run to the end of the pool (the old run is not reused).
 #include <ffi_core/any.h>
 #include <ffi_core/error.h>
-#include <ffi_core/lock_guard.h>
 #include <ffi_core/object.h>
 #include <ffi_core/type_table.h>
 #include <tvm/ffi/c_api.h>
 
 #include <cstring>
+
+#include "global_lock_guard.h"
 
 namespace ffi_core {
 namespace {
@@ -67,10 +68,10 @@ TVMFFIObject* SetterObject(const TVMFFIFieldInfo& info) {
 }
 
 Status RegisterField(int32_t type_index, const TVMFFIFieldInfo& info) {
-  // Owned copies first: they may allocate, and the lock is not recursive.
+  // Owned copies first: they may allocate, so they stay out of the lock.
   FFI_CORE_ASSIGN_OR_RETURN(Any default_value,
                             Any::FromView(AnyView::FromRaw(info.default_value_or_factory)));
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
                             FindDynamicTypeInfo("TVMFFITypeRegisterField", type_index));
   TVMFFITypeInfo* type = found.info;
@@ -95,7 +96,7 @@ Status RegisterField(int32_t type_index, const TVMFFIFieldInfo& info) {
 // Methods may share a name (overloads), as upstream allows.
 Status RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
   FFI_CORE_ASSIGN_OR_RETURN(Any method, Any::FromView(AnyView::FromRaw(info.method)));
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
                             FindDynamicTypeInfo("TVMFFITypeRegisterMethod", type_index));
   TVMFFITypeInfo* type = found.info;
@@ -111,7 +112,7 @@ Status RegisterMethod(int32_t type_index, const TVMFFIMethodInfo& info) {
 }
 
 Status RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata) {
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   FFI_CORE_ASSIGN_OR_RETURN(DynamicTypeInfo found,
                             FindDynamicTypeInfo("TVMFFITypeRegisterMetadata", type_index));
   // As upstream: a second registration means two definitions of one type.

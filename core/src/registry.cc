@@ -1,10 +1,11 @@
-#include <ffi_core/lock_guard.h>
 #include <ffi_core/module.h>
 #include <ffi_core/port.h>
 #include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 
 #include <cstring>
+
+#include "global_lock_guard.h"
 
 namespace ffi_core {
 namespace {
@@ -39,7 +40,7 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
   TVMFFIObject* old_function = nullptr;
   Any old_name;
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     Entry* e = Find(name, name_size);
     if (e != nullptr && !allow_override) {
       return RaiseError(ErrorKind::kKeyError,
@@ -76,7 +77,7 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
     return RaiseError(ErrorKind::kValueError, {"global function name is NULL"});
   }
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     Entry* e = Find(name, name_size);
     if (e != nullptr) {
       return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
@@ -88,14 +89,14 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
 }
 
 size_t GlobalFunctionCount() {
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   size_t n = 0;
   for (const Entry& e : g_table) n += e.function != nullptr ? 1 : 0;
   return n;
 }
 
 Expected<String> GlobalFunctionName(size_t index) {
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   for (const Entry& e : g_table) {
     if (e.function == nullptr) continue;
     if (index-- == 0) return AnyView::FromRaw(e.name).As<String>();
@@ -106,7 +107,7 @@ Expected<String> GlobalFunctionName(size_t index) {
 void ClearGlobalFunctions() {
   Entry taken[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     for (size_t i = 0; i < FFI_CORE_GLOBAL_FUNCTION_CAPACITY; ++i) {
       taken[i] = g_table[i];
       g_table[i] = Entry{NoneAny(), nullptr};

@@ -6,11 +6,12 @@
 // new one at least twice as large; the old cells are not reused.
 #include <ffi_core/any.h>
 #include <ffi_core/error.h>
-#include <ffi_core/lock_guard.h>
 #include <ffi_core/type_table.h>
 #include <tvm/ffi/c_api.h>
 
 #include <cstring>
+
+#include "global_lock_guard.h"
 
 namespace ffi_core {
 namespace {
@@ -85,7 +86,7 @@ Status RegisterAttr(int32_t type_index, const TVMFFIByteArray& name, const TVMFF
   }
   FFI_CORE_ASSIGN_OR_RETURN(Any owned, Any::FromView(AnyView::FromRaw(value)));
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     FFI_CORE_ASSIGN_OR_RETURN(Column * c, FindOrAddColumn(name));
     // None on kTVMFFINone only asks for the column to exist.
     if (type_index == kTVMFFINone && owned.raw().type_index == kTVMFFINone) return Status::Ok();
@@ -119,7 +120,7 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
 
 const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) {
   if (attr_name == nullptr) return nullptr;
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   Column* c = FindColumn(*attr_name);
   return c != nullptr ? &c->column : nullptr;
 }

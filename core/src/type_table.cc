@@ -1,9 +1,10 @@
 // The type table and its C entry points (see type_table.h).
 #include <ffi_core/error.h>
-#include <ffi_core/lock_guard.h>
 #include <ffi_core/type_table.h>
 
 #include <cstring>
+
+#include "global_lock_guard.h"
 
 namespace ffi_core {
 namespace {
@@ -201,7 +202,7 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
                                       int32_t type_depth, int32_t num_child_slots,
                                       bool child_slots_can_overflow, int32_t parent_type_index) {
   const ShownKey shown(type_key);
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   const int32_t existing = FindTypeIndex(type_key);
   if (parent_type_index == -2) return existing >= 0 ? existing : -2;
   if (existing >= 0) {

@@ -3,7 +3,6 @@
 // shared runtime, never into firmware.
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
-#include <ffi_core/lock_guard.h>
 #include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
@@ -13,6 +12,8 @@
 
 #include <cstring>
 #include <utility>
+
+#include "global_lock_guard.h"
 
 namespace ffi_core {
 namespace {
@@ -55,7 +56,7 @@ TVMFFIObject* g_kept_modules[256];
 
 Status KeepModule(PackedArgs args, Any*) {
   FFI_CORE_ASSIGN_OR_RETURN(Module m, args[0].As<Module>());
-  LockGuard lock;
+  detail::GlobalLockGuard lock;
   for (TVMFFIObject*& slot : g_kept_modules) {
     if (slot == m.object().header()) return Status::Ok();
   }
@@ -73,7 +74,7 @@ Status ReleaseModule(PackedArgs args, Any*) {
   FFI_CORE_ASSIGN_OR_RETURN(Module m, args[0].As<Module>());
   TVMFFIObject* released = nullptr;
   {
-    LockGuard lock;
+    detail::GlobalLockGuard lock;
     for (TVMFFIObject*& slot : g_kept_modules) {
       if (slot == m.object().header()) std::swap(slot, released);
     }

@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 namespace ffi_core {
@@ -31,7 +32,9 @@ struct ThreadErrorSlot {
 thread_local ThreadErrorSlot t_slot;
 thread_local EnvContext t_env;
 
-std::mutex g_lock;
+// Recursive: GlobalLock nests on every port (TVMFFIHandleInitOnce holds it
+// while its init function looks functions up).
+std::recursive_mutex g_lock;
 
 }  // namespace
 
@@ -101,8 +104,15 @@ void* LibraryOpen(const char* path) {
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     const char* why = dlerror();
-    RaiseError(ErrorKind::kRuntimeError,
-               {"cannot load '", path, "': ", why != nullptr ? why : "?"});
+    if (why == nullptr) why = "unknown dlopen failure";
+    // The whole text goes to the log; the error puts the reason (e.g. the
+    // undefined symbol) before the path, so a cut message keeps it.
+    Log(why);
+    const size_t path_size = std::strlen(path);
+    if (std::strncmp(why, path, path_size) == 0 && std::strncmp(why + path_size, ": ", 2) == 0) {
+      why += path_size + 2;
+    }
+    RaiseError(ErrorKind::kRuntimeError, {why, " (loading '", path, "')"});
   }
   return lib;
 }

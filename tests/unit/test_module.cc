@@ -75,3 +75,108 @@ TEST_CASE("the system library finds registered __tvm_ffi_ symbols by name") {
   CHECK(TVMFFIEnvModRegisterSystemLibSymbol(nullptr, nullptr) != 0);
   CHECK(TakeError().kind == "ValueError");
 }
+
+namespace {
+
+void* g_prefixed_ctx = nullptr;
+int g_init_calls = 0;
+
+int InitHandle(void** result) {
+  ++g_init_calls;
+  *result = &g_init_calls;
+  return 0;
+}
+
+int FailInit(void** /*result*/) {
+  TVMFFIErrorSetRaisedFromCStr("ValueError", "init failed");
+  return -1;
+}
+
+int DeinitHandle(void* /*handle*/) { return 0; }
+
+}  // namespace
+
+TEST_CASE("a system library per prefix binds its library context and prefers prefixed symbols") {
+  AllocatorScope scope;
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("pfx___tvm_ffi__library_ctx", &g_prefixed_ctx) == 0);
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_pfx_test_scale",
+                                              reinterpret_cast<void*>(&__tvm_ffi_test_scale)) == 0);
+  Expected<Module> m = Module::SystemLib("pfx_", 4);
+  REQUIRE(m.ok());
+  // Generated code finds its module through the context variable.
+  CHECK(g_prefixed_ctx == m->object().get());
+  Expected<Module> again = Module::SystemLib("pfx_", 4);
+  REQUIRE(again.ok());
+  CHECK(again->object().get() == m->object().get());
+  Expected<Function> f = m->GetFunction("test_scale", 10);
+  REQUIRE(f.ok());
+  REQUIRE(*f);
+  CHECK((*f)(int64_t{4}, 2.0).value().As<int64_t>().value() == 8);
+  // A prefix too long for the table is refused.
+  CHECK(!Module::SystemLib("a_prefix_much_longer_than_the_limit_", 36).ok());
+  CHECK(TakeError().kind == "ValueError");
+}
+
+TEST_CASE("TVMFFIEnvModLookupFromImports finds globals, keeps them, and reports what is missing") {
+  // The module keeps what it hands out for good: use memory that stays.
+  static StaticPool<96, 4> pool;
+  Allocator* previous = GetAllocator();
+  SetAllocator(pool.allocator());
+  Expected<Function> target = Function::FromTyped([](int64_t x) { return x * 3; });
+  REQUIRE(target.ok());
+  TVMFFIByteArray name{"t.triple", 8};
+  REQUIRE(TVMFFIFunctionSetGlobal(&name, target->object().get(), 1) == 0);
+  Expected<Module> m = Module::SystemLib();
+  REQUIRE(m.ok());
+  TVMFFIObjectHandle out = nullptr;
+  REQUIRE(TVMFFIEnvModLookupFromImports(m->object().get(), "t.triple", &out) == 0);
+  CHECK(out == target->object().get());
+  TVMFFIObjectHandle again = nullptr;
+  REQUIRE(TVMFFIEnvModLookupFromImports(m->object().get(), "t.triple", &again) == 0);
+  CHECK(again == out);
+  CHECK(TVMFFIEnvModLookupFromImports(m->object().get(), "t.missing", &out) != 0);
+  TakenError missing = TakeError();
+  CHECK(missing.kind == "RuntimeError");
+  CHECK(Contains(missing.message, "t.missing"));
+  CHECK(TVMFFIEnvModLookupFromImports(nullptr, "t.triple", &out) != 0);
+  CHECK(TakeError().kind == "ValueError");
+  TVMFFIAny not_module = AnyView("a string longer than seven").raw();
+  CHECK(TVMFFIEnvModLookupFromImports(not_module.v_obj, "t.triple", &out) != 0);
+  CHECK(TakeError().kind == "TypeError");
+  SetAllocator(previous);
+}
+
+TEST_CASE("TVMFFIHandleInitOnce runs its init once and passes failures on") {
+  void* handle = nullptr;
+  g_init_calls = 0;
+  CHECK(TVMFFIHandleInitOnce(&handle, &InitHandle) == 0);
+  CHECK(TVMFFIHandleInitOnce(&handle, &InitHandle) == 0);
+  CHECK(g_init_calls == 1);
+  CHECK(handle == &g_init_calls);
+  CHECK(TVMFFIHandleDeinitOnce(&handle, &DeinitHandle) == 0);
+  CHECK(handle == nullptr);
+  CHECK(TVMFFIHandleDeinitOnce(&handle, &DeinitHandle) == 0);
+
+  void* failing = nullptr;
+  CHECK(TVMFFIHandleInitOnce(&failing, &FailInit) != 0);
+  CHECK(failing == nullptr);
+  TakenError t = TakeError();
+  CHECK(t.kind == "ValueError");
+  CHECK(t.message == "init failed");
+  CHECK(TVMFFIHandleInitOnce(nullptr, &InitHandle) != 0);
+  CHECK(TakeError().kind == "ValueError");
+}
+
+TEST_CASE("context symbols are validated and the table is bounded") {
+  AllocatorScope scope;
+  CHECK(TVMFFIEnvModRegisterContextSymbol(nullptr, nullptr) != 0);
+  CHECK(TakeError().kind == "ValueError");
+  static const char* const kNames[] = {"__ctx0", "__ctx1", "__ctx2", "__ctx3", "__ctx4",
+                                       "__ctx5", "__ctx6", "__ctx7", "__ctx8"};
+  int failures = 0;
+  for (const char* n : kNames) failures += TVMFFIEnvModRegisterContextSymbol(n, nullptr) != 0;
+  // Re-registering a name replaces it rather than taking a new entry.
+  CHECK(TVMFFIEnvModRegisterContextSymbol("__ctx0", &g_init_calls) == 0);
+  CHECK(failures >= 1);
+  CHECK(TakeError().kind == "MemoryError");
+}

@@ -11,7 +11,7 @@
 // Bytes kept for an error's message, including the terminator. Longer
 // messages are cut and end with FFI_CORE_TRUNCATION_MARKER.
 #ifndef FFI_CORE_ERROR_MESSAGE_CAPACITY
-#define FFI_CORE_ERROR_MESSAGE_CAPACITY 160
+#define FFI_CORE_ERROR_MESSAGE_CAPACITY 320
 #endif
 
 // Error objects each error slot owns inline. One is the pending error; the
@@ -77,6 +77,28 @@
 #endif
 #ifndef FFI_CORE_TYPE_ATTR_CELL_CAPACITY
 #define FFI_CORE_TYPE_ATTR_CELL_CAPACITY 64
+#endif
+
+// Distinct prefixes ("ffi.SystemLib" arguments) with a system library module.
+#ifndef FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY
+#define FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY 2
+#endif
+
+// Context symbols (TVMFFIEnvModRegisterContextSymbol) written into every
+// library the host loads, e.g. TVM's "__TVMBackendAllocWorkspace".
+#ifndef FFI_CORE_CONTEXT_SYMBOL_CAPACITY
+#define FFI_CORE_CONTEXT_SYMBOL_CAPACITY 8
+#endif
+
+// Modules one module may import (e.g. the executable a library embeds).
+#ifndef FFI_CORE_MODULE_IMPORT_CAPACITY
+#define FFI_CORE_MODULE_IMPORT_CAPACITY 2
+#endif
+
+// Kinds of module a library may embed in __tvm_ffi__library_bin with a
+// loader (RegisterLibraryBinLoader), e.g. "relax.VMExecutable".
+#ifndef FFI_CORE_LIBRARY_BIN_LOADER_CAPACITY
+#define FFI_CORE_LIBRARY_BIN_LOADER_CAPACITY 2
 #endif
 
 #define FFI_CORE_TRUNCATION_MARKER "...[truncated]"

@@ -13,6 +13,7 @@
 #include <ffi_core/expected.h>
 #include <ffi_core/export.h>
 #include <ffi_core/function.h>
+#include <ffi_core/heap_allocator.h>
 #include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/object_ptr.h>

@@ -66,7 +66,8 @@ ErrorSlot* CurrentErrorSlot();
 EnvContext* CurrentEnvContext();
 
 // ---- global tables (function registry, system library) ----
-// A short critical section around table updates and look-ups.
+// A short critical section around table updates and look-ups. It nests:
+// the thread (or context) holding it may take it again.
 void GlobalLock();
 void GlobalUnlock();
 

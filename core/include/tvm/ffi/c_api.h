@@ -511,6 +511,13 @@ TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* me
  * storage, whatever the arguments. */
 TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno,
                                                    const char* func, int cross_ffi_boundary);
+/* ---- one-time handles for generated code ---- */
+/* If *handle_addr is NULL, runs init_func once and stores its result there;
+ * concurrent callers wait for it. init_func raises and returns non-zero on
+ * failure, which is passed on and leaves *handle_addr NULL. */
+TVM_FFI_DLL int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result));
+/* If *handle_addr is not NULL, runs deinit_func on it once and clears it. */
+TVM_FFI_DLL int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle));
 
 #ifdef __cplusplus
 } /* extern "C" */

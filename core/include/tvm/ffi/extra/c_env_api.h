@@ -48,6 +48,17 @@ TVM_FFI_DLL int TVMFFIEnvRegisterCAPI(const char* name, void* symbol);
  * that "ffi.SystemLib" returns. */
 TVM_FFI_DLL int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
 
+/* For generated code: the function func_name from the imports of the module
+ * library_ctx (the value its __tvm_ffi__library_ctx received), else from the
+ * global registry. *out is borrowed: the module keeps it alive. */
+TVM_FFI_DLL int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
+                                              TVMFFIObjectHandle* out);
+
+/* Registers a value that every library loaded afterwards receives in its
+ * variable called name (e.g. "__TVMBackendAllocWorkspace"). name must stay
+ * valid for the life of the program. */
+TVM_FFI_DLL int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

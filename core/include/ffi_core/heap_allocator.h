@@ -1,0 +1,65 @@
+// HeapAllocator: blocks of any size from a caller-provided buffer, first
+// fit, with freed neighbours merged. For memory whose sizes vary and whose
+// lifetimes do not nest (a model's storage and tensors); the pool and the
+// arena suit fixed sizes and all-at-once release better.
+#ifndef FFI_CORE_HEAP_ALLOCATOR_H_
+#define FFI_CORE_HEAP_ALLOCATOR_H_
+
+#include <ffi_core/allocator.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ffi_core {
+
+class HeapAllocator {
+ public:
+  // Every block starts at this alignment; larger ones, up to kMaxAlignment,
+  // cost padding.
+  static constexpr size_t kGranule = 16;
+  static constexpr size_t kMaxAlignment = 256;
+
+  HeapAllocator(void* buffer, size_t size);
+  HeapAllocator(const HeapAllocator&) = delete;
+  HeapAllocator& operator=(const HeapAllocator&) = delete;
+
+  Allocator* allocator() { return &allocator_; }
+
+  size_t capacity() const { return capacity_; }
+  // Bytes held by live blocks, their headers and padding included.
+  size_t used_bytes() const { return used_; }
+  size_t peak_bytes() const { return peak_; }
+  size_t live_blocks() const { return live_blocks_; }
+  size_t failed_allocations() const { return failed_; }
+  // Starts the peak over from what is in use now.
+  void ResetPeak() { peak_ = used_; }
+
+ private:
+  struct Block;
+  static void* AllocateThunk(void* self, size_t size, size_t alignment);
+  static void DeallocateThunk(void* self, void* ptr, size_t size, size_t alignment);
+  void* Allocate(size_t size, size_t alignment);
+  void Deallocate(void* ptr);
+
+  Allocator allocator_;
+  Block* first_ = nullptr;  // blocks in address order, free or not
+  size_t capacity_ = 0;
+  size_t used_ = 0;
+  size_t peak_ = 0;
+  size_t live_blocks_ = 0;
+  size_t failed_ = 0;
+};
+
+// A heap that owns its storage: `static StaticHeap<16384> heap;`.
+template <size_t kBytes>
+class StaticHeap : public HeapAllocator {
+ public:
+  StaticHeap() : HeapAllocator(buffer_, kBytes) {}
+
+ private:
+  alignas(kGranule) uint8_t buffer_[kBytes];
+};
+
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_HEAP_ALLOCATOR_H_
