@@ -7,8 +7,8 @@
 # (build/host/tests/cross/tvm_ffi_on_ffi_core: the wheel's package and
 # dist-info, with lib/libtvm_ffi.so -> libffi_core.so), put first on
 # PYTHONPATH. Each test file runs in its own process, so a crash (ffi-core
-# lacks most of upstream's runtime library) loses only that file; its
-# collected tests are then counted as "crashed".
+# lacks most of upstream's runtime library) loses only that file; its tests
+# (as many as the wheel's run of the file had) are then counted as "crashed".
 #
 # Usage: scripts/upstream-pytest.sh <apache/tvm-ffi git dir or checkout> [rev]
 #   e.g. scripts/upstream-pytest.sh /work/.mirror/apache+tvm-ffi/repo HEAD
@@ -34,7 +34,7 @@ echo "upstream tests: $(git -C "$source_repo" rev-parse --short "$rev") ($(git -
 count() { grep -Eo "[0-9]+ $1" "$2" | tail -1 | grep -Eo '^[0-9]+' || echo 0; }
 
 run_suite() {
-  local label="$1" pythonpath="$2" passed=0 failed=0 skipped=0 errors=0 crashed=0 files=0
+  local label="$1" pythonpath="$2" passed=0 failed=0 skipped=0 errors=0 crashed=0 died=0 files=0
   local logs="$work/logs-$label"
   mkdir -p "$logs"
   for test_file in $(cd "$work" && find tests/python -name 'test_*.py' | sort); do
@@ -49,16 +49,21 @@ run_suite() {
       skipped=$((skipped + $(count skipped "$log")))
       errors=$((errors + $(count 'errors?' "$log")))
     else
-      # No summary: the process died. Count what it had collected.
-      local collected
-      collected=$(cd "$work" && PYTHONPATH="$pythonpath" timeout 120 "$python" -m pytest -q \
-        -p no:cacheprovider --collect-only "$test_file" 2>/dev/null | grep -c '::' || true)
-      crashed=$((crashed + collected))
-      echo "  $label: $test_file died (exit $rc) with $collected tests collected" >&2
+      # No summary: the process died (before or while collecting). Its tests
+      # count as crashed, as many as the wheel's run of the same file had.
+      local wheel_log="$work/logs-wheel/$(basename "$log")" lost=0
+      if [ -f "$wheel_log" ]; then
+        for key in passed failed skipped 'errors?' xfailed xpassed; do
+          lost=$((lost + $(count "$key" "$wheel_log")))
+        done
+      fi
+      crashed=$((crashed + lost))
+      died=$((died + 1))
+      echo "  $label: $test_file died (exit $rc); $lost tests there on the wheel" >&2
     fi
   done
-  printf '%-10s %5d passed %5d failed %5d skipped %5d errors %5d crashed  (%d files)\n' \
-    "$label" "$passed" "$failed" "$skipped" "$errors" "$crashed" "$files"
+  printf '%-10s %5d passed %5d failed %5d skipped %5d errors %5d crashed  (%d files, %d died)\n' \
+    "$label" "$passed" "$failed" "$skipped" "$errors" "$crashed" "$files" "$died"
 }
 
 run_suite wheel ""
