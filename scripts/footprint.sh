@@ -11,7 +11,8 @@ BOARDS=("$@")
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=("${ALL_BOARDS[@]}")
 
 echo "ffi-core footprint: apps/footprint, -Os, FFI_CORE_CHECK_PADDING=OFF,"
-echo "error message 64 B / kind 16 B / a pool of 1 error, 4 global functions"
+echo "error message 64 B / kind 16 B / a pool of 1 error, 4 global functions; type registry"
+echo "(+types rows): 2 dynamic types, depth 2, 4 fields, 4 methods, 128 B text, 2 attr columns, 8 cells"
 echo
 echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: ffi-core | runtime |  board |    app |"
 echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|"
@@ -19,10 +20,21 @@ for board in "${BOARDS[@]}"; do
   dir="build/footprint-${board}"
   build_board_app "$board" ffi_core_footprint "$dir" -DFFI_CORE_CHECK_PADDING=OFF \
     -DFFI_CORE_BUILD_TESTS=OFF -DFFI_CORE_ERROR_MESSAGE_CAPACITY=64 -DFFI_CORE_ERROR_KIND_CAPACITY=16 \
-    -DFFI_CORE_ERROR_POOL_SIZE=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4
+    -DFFI_CORE_ERROR_POOL_SIZE=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4 -DFFI_CORE_TYPE_CAPACITY=2 \
+    -DFFI_CORE_TYPE_MAX_DEPTH=2 -DFFI_CORE_TYPE_FIELD_CAPACITY=4 -DFFI_CORE_TYPE_METHOD_CAPACITY=4 \
+    -DFFI_CORE_TYPE_TEXT_CAPACITY=128 -DFFI_CORE_TYPE_ATTR_COLUMN_CAPACITY=2 \
+    -DFFI_CORE_TYPE_ATTR_CELL_CAPACITY=8
   if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
     echo "footprint firmware failed on $board" >&2
     exit 1
   fi
   python3 scripts/footprint.py "$board" "$dir/apps/footprint/ffi_core_footprint.map"
+  # The same with one registered type (field, method, attribute): the
+  # difference in the ffi-core columns is the type registry's cost.
+  cmake --build "$dir" --target ffi_core_footprint_types -j"$(nproc)" >/dev/null
+  if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint_types.elf" >/dev/null; then
+    echo "footprint firmware with types failed on $board" >&2
+    exit 1
+  fi
+  python3 scripts/footprint.py "$board +types" "$dir/apps/footprint/ffi_core_footprint_types.map"
 done

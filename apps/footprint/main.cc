@@ -1,11 +1,15 @@
 // The minimal firmware of the footprint report: ffi-core doing its core
 // job and nothing else. Builds Anys, calls a packed function with two
 // arguments through TVMFFIFunctionCall, raises an error and reads it back,
-// and creates and releases a String object from a pool allocator.
+// and creates and releases a String object from a pool allocator. Built with
+// FFI_CORE_FOOTPRINT_WITH_TYPES=1 it also registers a type with a reflected
+// field, a method and a type attribute, and reads them back.
 #include <ffi_core/any.h>
 #include <ffi_core/pool_allocator.h>
 #include <ffi_core/string.h>
 #include <tvm/ffi/c_api.h>
+
+#include <cstddef>
 
 namespace {
 
@@ -19,6 +23,53 @@ int Add(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   ffi_core::TypeTraits<int64_t>::Write(args[0].v_int64 + args[1].v_int64, result);
   return 0;
 }
+
+#if FFI_CORE_FOOTPRINT_WITH_TYPES
+struct Point {
+  TVMFFIObject header;
+  int64_t x;
+};
+
+int GetX(void* field, TVMFFIAny* result) {
+  ffi_core::TypeTraits<int64_t>::Write(*static_cast<int64_t*>(field), result);
+  return 0;
+}
+
+int RegisterPoint() {
+  const TVMFFIByteArray key{"app.Point", 9};
+  const int32_t index = TVMFFITypeGetOrAllocIndex(&key, -1, 1, 0, 0, kTVMFFIObject);
+  if (index < kTVMFFIDynObjectBegin) return 1;
+  TVMFFIFieldInfo field{};
+  field.name = TVMFFIByteArray{"x", 1};
+  field.size = sizeof(int64_t);
+  field.offset = offsetof(Point, x);
+  field.getter = &GetX;
+  field.field_static_type_index = kTVMFFIInt;
+  TVMFFIMethodInfo method{};
+  method.name = TVMFFIByteArray{"add", 3};
+  method.method.type_index = kTVMFFIFunction;
+  if (TVMFFIFunctionCreate(nullptr, &Add, nullptr,
+                           reinterpret_cast<void**>(&method.method.v_obj))) {
+    return 1;
+  }
+  const TVMFFIByteArray attr{"app.size", 8};
+  TVMFFIAny size = ffi_core::NoneAny();
+  ffi_core::TypeTraits<int64_t>::Write(int64_t{sizeof(Point)}, &size);
+  const bool registered = TVMFFITypeRegisterField(index, &field) == 0 &&
+                          TVMFFITypeRegisterMethod(index, &method) == 0 &&
+                          TVMFFITypeRegisterAttr(index, &attr, &size) == 0;
+  TVMFFIObjectDecRef(method.method.v_obj);
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(index);
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&attr);
+  Point p{{}, 7};
+  TVMFFIAny x = ffi_core::NoneAny();
+  if (!registered || info == nullptr || info->num_fields != 1 || column == nullptr ||
+      info->fields[0].getter(&p.x, &x) != 0 || x.v_int64 != 7) {
+    return 1;
+  }
+  return column->data[index - column->begin_index].v_int64 == int64_t{sizeof(Point)} ? 0 : 1;
+}
+#endif
 
 }  // namespace
 
@@ -48,5 +99,8 @@ int main() {
     if (!s.ok() || s->is_small() || g_pool.live_blocks() != 1) ++failures;
   }
   if (g_pool.live_blocks() != 0) ++failures;
+#if FFI_CORE_FOOTPRINT_WITH_TYPES
+  failures += RegisterPoint();
+#endif
   return failures;
 }

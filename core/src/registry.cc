@@ -95,6 +95,15 @@ size_t GlobalFunctionCount() {
   return n;
 }
 
+Expected<String> GlobalFunctionName(size_t index) {
+  detail::GlobalLockGuard lock;
+  for (const Entry& e : g_table) {
+    if (e.function == nullptr) continue;
+    if (index-- == 0) return AnyView::FromRaw(e.name).As<String>();
+  }
+  return String();
+}
+
 void ClearGlobalFunctions() {
   Entry taken[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
   {

@@ -47,6 +47,39 @@
 #define FFI_CORE_SYSTEM_LIB_CAPACITY 32
 #endif
 
+// The type registry (type_table.h, reflection.cc, type_attr.cc). Static
+// types are always registered; these bound what callers add.
+// Dynamic types (indices from kTVMFFIDynObjectBegin).
+#ifndef FFI_CORE_TYPE_CAPACITY
+#define FFI_CORE_TYPE_CAPACITY 16
+#endif
+
+// Deepest inheritance chain of a dynamic type (ffi.Object is depth 0).
+#ifndef FFI_CORE_TYPE_MAX_DEPTH
+#define FFI_CORE_TYPE_MAX_DEPTH 4
+#endif
+
+// Reflected fields and methods over all types.
+#ifndef FFI_CORE_TYPE_FIELD_CAPACITY
+#define FFI_CORE_TYPE_FIELD_CAPACITY 16
+#endif
+#ifndef FFI_CORE_TYPE_METHOD_CAPACITY
+#define FFI_CORE_TYPE_METHOD_CAPACITY 16
+#endif
+
+// Bytes for copied type keys, names, docs and metadata.
+#ifndef FFI_CORE_TYPE_TEXT_CAPACITY
+#define FFI_CORE_TYPE_TEXT_CAPACITY 1024
+#endif
+
+// Type attribute columns, and the TVMFFIAny cells their data is cut from.
+#ifndef FFI_CORE_TYPE_ATTR_COLUMN_CAPACITY
+#define FFI_CORE_TYPE_ATTR_COLUMN_CAPACITY 4
+#endif
+#ifndef FFI_CORE_TYPE_ATTR_CELL_CAPACITY
+#define FFI_CORE_TYPE_ATTR_CELL_CAPACITY 64
+#endif
+
 // Distinct prefixes ("ffi.SystemLib" arguments) with a system library module.
 #ifndef FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY
 #define FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY 2

@@ -6,6 +6,7 @@
 #define FFI_CORE_REGISTRY_H_
 
 #include <ffi_core/function.h>
+#include <ffi_core/string.h>
 
 #include <cstddef>
 
@@ -16,6 +17,9 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
 // An empty Function (and success) when no entry has that name.
 Expected<Function> GetGlobalFunction(const char* name, size_t name_size);
 size_t GlobalFunctionCount();
+// The name of the index-th registered function (table order); an empty
+// String past the end.
+Expected<String> GlobalFunctionName(size_t index);
 // Releases every entry (for tests and orderly shutdown).
 void ClearGlobalFunctions();
 

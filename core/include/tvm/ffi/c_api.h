@@ -290,6 +290,11 @@ TVM_FFI_DLL void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char*
  * never touches the error slot. */
 TVM_FFI_DLL int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
                                   const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out);
+/* As TVMFFIErrorCreate (failure by return code only); the new error also
+ * holds a reference to cause_chain and to extra_context (either may be NULL). */
+TVM_FFI_DLL int TVMFFIErrorCreateWithCauseAndExtraContext(
+    const TVMFFIByteArray* kind, const TVMFFIByteArray* message, const TVMFFIByteArray* backtrace,
+    TVMFFIObjectHandle cause_chain, TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out);
 
 /* ---- DLPack ---- */
 /* On success the tensor owns `from` and calls its deleter when released; on
@@ -318,6 +323,194 @@ TVM_FFI_DLL int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny
 TVM_FFI_DLL int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out);
 TVM_FFI_DLL int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out);
 
+/* ---- arbitrary-precision integers ---- */
+/* input: whole 64-bit words, least significant first, each in native byte
+ * order, two's complement (size a multiple of 8; empty is zero). Redundant
+ * sign words are dropped; a value that fits in int64 comes back as kTVMFFIInt,
+ * anything larger as a kTVMFFIBigInt object. */
+TVM_FFI_DLL int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out);
+/* Borrows the words of an int or BigInt value in the same format; valid while
+ * the value lives. Any other type gives {NULL, 0}. */
+TVM_FFI_DLL TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value);
+
+/* ---- type registry and reflection ----
+ * Every static type index is registered under upstream's key ("int",
+ * "ffi.String", ...). Dynamic types take indices from kTVMFFIDynObjectBegin;
+ * a type may reserve slots for its children. Registered information is
+ * copied: callers' buffers need not outlive the call. */
+
+/* Reads the field at `field` into result (an owned value). */
+typedef int (*TVMFFIFieldGetter)(void* field, TVMFFIAny* result);
+/* Writes value into the field at `field`. */
+typedef int (*TVMFFIFieldSetter)(void* field, const TVMFFIAny* value);
+/* Makes a new, not yet initialised instance of a type. */
+typedef int (*TVMFFIObjectCreator)(TVMFFIObjectHandle* result);
+
+#ifdef __cplusplus
+enum TVMFFIFieldFlagBitMask : int32_t {
+#else
+typedef enum {
+#endif
+  kTVMFFIFieldFlagBitMaskWritable = 1 << 0,
+  kTVMFFIFieldFlagBitMaskHasDefault = 1 << 1,
+  kTVMFFIFieldFlagBitMaskIsStaticMethod = 1 << 2,
+  kTVMFFIFieldFlagBitMaskSEqHashIgnore = 1 << 3,
+  kTVMFFIFieldFlagBitMaskSEqHashDefPattern = 1 << 4,
+  /* default_value_or_factory is a Function () -> Any, not the value. */
+  kTVMFFIFieldFlagBitMaskDefaultFromFactory = 1 << 5,
+  kTVMFFIFieldFlagBitMaskReprOff = 1 << 6,
+  kTVMFFIFieldFlagBitMaskCompareOff = 1 << 7,
+  kTVMFFIFieldFlagBitMaskHashOff = 1 << 8,
+  kTVMFFIFieldFlagBitMaskInitOff = 1 << 9,
+  kTVMFFIFieldFlagBitMaskKwOnly = 1 << 10,
+  /* setter is a Function object called as (field address, value). */
+  kTVMFFIFieldFlagBitSetterIsFunctionObj = 1 << 11,
+  kTVMFFIFieldFlagBitMaskSEqHashDefSimple = 1 << 12,
+#ifdef __cplusplus
+};
+#else
+} TVMFFIFieldFlagBitMask;
+#endif
+
+/* How structural equality and hashing treat a type. */
+#ifdef __cplusplus
+enum TVMFFISEqHashKind : int32_t {
+#else
+typedef enum {
+#endif
+  kTVMFFISEqHashKindUnsupported = 0,
+  kTVMFFISEqHashKindTreeNode = 1,
+  kTVMFFISEqHashKindFreeVar = 2,
+  kTVMFFISEqHashKindDAGNode = 3,
+  kTVMFFISEqHashKindConstTreeNode = 4,
+  kTVMFFISEqHashKindUniqueInstance = 5,
+#ifdef __cplusplus
+};
+#else
+} TVMFFISEqHashKind;
+#endif
+
+/* Where free variables are defined during structural comparison. */
+#ifdef __cplusplus
+enum TVMFFIDefRegionKind : int32_t {
+#else
+typedef enum {
+#endif
+  kTVMFFIDefRegionKindNone = 0,
+  kTVMFFIDefRegionKindPattern = 1,
+  kTVMFFIDefRegionKindSimple = 2,
+#ifdef __cplusplus
+};
+#else
+} TVMFFIDefRegionKind;
+#endif
+
+/* One reflected field of an object type. setter is a TVMFFIFieldSetter, or a
+ * Function object when kTVMFFIFieldFlagBitSetterIsFunctionObj is set.
+ * field_static_type_index is the declared type (kTVMFFIAny when any). */
+typedef struct {
+  TVMFFIByteArray name;
+  TVMFFIByteArray doc;
+  TVMFFIByteArray metadata; /* JSON */
+  int64_t flags;
+  int64_t size;
+  int64_t alignment;
+  int64_t offset;
+  TVMFFIFieldGetter getter;
+  void* setter;
+  TVMFFIAny default_value_or_factory;
+  int32_t field_static_type_index;
+} TVMFFIFieldInfo;
+
+/* One reflected method; method holds a Function whose first argument is self
+ * unless kTVMFFIFieldFlagBitMaskIsStaticMethod is set in flags. */
+typedef struct {
+  TVMFFIByteArray name;
+  TVMFFIByteArray doc;
+  TVMFFIByteArray metadata; /* JSON */
+  int64_t flags;
+  TVMFFIAny method;
+} TVMFFIMethodInfo;
+
+/* Optional per-type facts for creating instances by reflection. */
+typedef struct {
+  TVMFFIByteArray doc;
+  TVMFFIObjectCreator creator;
+  int32_t total_size; /* 0 when not fixed */
+  TVMFFISEqHashKind structural_eq_hash_kind;
+} TVMFFITypeMetadata;
+
+/* One named attribute over all types: the value for type index i is
+ * data[i - begin_index] when begin_index <= i < begin_index + size, else
+ * absent. Base classes' values are not inherited. */
+typedef struct {
+  const TVMFFIAny* data;
+  int32_t size;
+  int32_t begin_index;
+} TVMFFITypeAttrColumn;
+
+/* A registered type. type_ancestors[d] is the ancestor at depth d, for d <
+ * type_depth (single inheritance). */
+#ifdef __cplusplus
+struct TVMFFITypeInfo {
+#else
+typedef struct TVMFFITypeInfo {
+#endif
+  int32_t type_index;
+  int32_t type_depth;
+  TVMFFIByteArray type_key;
+  const struct TVMFFITypeInfo** type_ancestors;
+  uint64_t type_key_hash;
+  int32_t num_fields;
+  int32_t num_methods;
+  const TVMFFIFieldInfo* fields;
+  const TVMFFIMethodInfo* methods;
+  const TVMFFITypeMetadata* metadata; /* NULL until registered */
+#ifdef __cplusplus
+};
+#else
+} TVMFFITypeInfo;
+#endif
+
+/* The index registered under type_key; a KeyError when there is none. */
+TVM_FFI_DLL int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex);
+/* Registers type_key once and returns its index; later calls return the same
+ * index. static_type_index >= 0 checks a static type's key; -1 allocates a
+ * dynamic index under parent_type_index (-1: a root). parent_type_index -2
+ * only looks up: -2 when type_key is unknown. type_depth is checked against
+ * the parent's depth + 1. On failure returns -1 with an error in the slot. */
+TVM_FFI_DLL int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key,
+                                              int32_t static_type_index, int32_t type_depth,
+                                              int32_t num_child_slots,
+                                              int32_t child_slots_can_overflow,
+                                              int32_t parent_type_index);
+/* NULL when type_index is not registered. */
+TVM_FFI_DLL const TVMFFITypeInfo* TVMFFIGetTypeInfo(int32_t type_index);
+/* Dynamic types only: static types' information is read-only in ffi-core
+ * (NotImplementedError). As upstream: a field name once per type, methods may
+ * share a name (overloads), metadata once per type. The default value, method
+ * and setter Function are kept alive by the registry. */
+TVM_FFI_DLL int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info);
+TVM_FFI_DLL int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info);
+TVM_FFI_DLL int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata);
+/* Sets attribute attr_name of a type to an owned copy of attr_value, once
+ * (a RuntimeError when already set). None on kTVMFFINone only makes sure the
+ * column exists. */
+TVM_FFI_DLL int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
+                                       const TVMFFIAny* attr_value);
+/* NULL when no attribute of that name was registered. The column stays at
+ * the same address; its data moves as it grows. */
+TVM_FFI_DLL const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name);
+/* TVMFFIFunctionSetGlobal with method_info's name and Function; ffi-core
+ * keeps no doc or metadata for globals. */
+TVM_FFI_DLL int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info,
+                                                      int allow_override);
+
+/* ---- backtraces ---- */
+/* ffi-core records no backtraces: always an empty array ({"", 0}) with static
+ * storage, whatever the arguments. */
+TVM_FFI_DLL const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno,
+                                                   const char* func, int cross_ffi_boundary);
 /* ---- one-time handles for generated code ---- */
 /* If *handle_addr is NULL, runs init_func once and stores its result there;
  * concurrent callers wait for it. init_func raises and returns non-zero on

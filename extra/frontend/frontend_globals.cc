@@ -1,0 +1,185 @@
+// Globals that upstream's Python package (apache-tvm-ffi) looks up while it
+// imports, so it can run on libffi_core.so. Host only: linked into the
+// shared runtime, never into firmware.
+#include <ffi_core/error.h>
+#include <ffi_core/function.h>
+#include <ffi_core/module.h>
+#include <ffi_core/object.h>
+#include <ffi_core/port.h>
+#include <ffi_core/registry.h>
+#include <ffi_core/string.h>
+#include <ffi_core/type_table.h>
+
+#include <cstring>
+#include <utility>
+
+#include "global_lock_guard.h"
+
+namespace ffi_core {
+namespace {
+
+// Sentinels the frontend compares by identity: plain ffi.Object instances
+// that live as long as the process (their first reference is never dropped,
+// so no deleter is needed).
+TVMFFIObject g_missing = {kRefCountBothOne, kTVMFFIObject, 0, {nullptr}};
+TVMFFIObject g_kwargs = {kRefCountBothOne, kTVMFFIObject, 0, {nullptr}};
+
+Status Sentinel(TVMFFIObject* obj, Any* rv) {
+  TVMFFIAny raw = NoneAny();
+  raw.type_index = kTVMFFIObject;
+  raw.v_obj = obj;
+  ObjectIncRef(obj);
+  *rv = Any::AdoptRaw(raw);
+  return Status::Ok();
+}
+
+// functor(-1) is the number of global functions, functor(i) the i-th name.
+Status ListGlobalNames(PackedArgs, Any* rv) {
+  FFI_CORE_ASSIGN_OR_RETURN(Function functor, Function::FromPacked([](PackedArgs args, Any* out) {
+                              FFI_CORE_ASSIGN_OR_RETURN(int64_t i, args[0].As<int64_t>());
+                              if (i < 0) {
+                                *out = Any(static_cast<int64_t>(GlobalFunctionCount()));
+                                return Status::Ok();
+                              }
+                              FFI_CORE_ASSIGN_OR_RETURN(String name,
+                                                        GlobalFunctionName(static_cast<size_t>(i)));
+                              *out = Any(name);
+                              return Status::Ok();
+                            }));
+  *rv = Any(functor);
+  return Status::Ok();
+}
+
+// Modules load_module keeps loaded for the rest of the process (its
+// keep_module_alive), so functions taken from them stay callable.
+TVMFFIObject* g_kept_modules[256];
+
+Status KeepModule(PackedArgs args, Any*) {
+  FFI_CORE_ASSIGN_OR_RETURN(Module m, args[0].As<Module>());
+  detail::GlobalLockGuard lock;
+  for (TVMFFIObject*& slot : g_kept_modules) {
+    if (slot == m.object().header()) return Status::Ok();
+  }
+  for (TVMFFIObject*& slot : g_kept_modules) {
+    if (slot == nullptr) {
+      slot = m.object().header();
+      ObjectIncRef(slot);
+      return Status::Ok();
+    }
+  }
+  return RaiseError(ErrorKind::kMemoryError, {"ffi.ModuleGlobalsAdd: too many modules kept"});
+}
+
+Status ReleaseModule(PackedArgs args, Any*) {
+  FFI_CORE_ASSIGN_OR_RETURN(Module m, args[0].As<Module>());
+  TVMFFIObject* released = nullptr;
+  {
+    detail::GlobalLockGuard lock;
+    for (TVMFFIObject*& slot : g_kept_modules) {
+      if (slot == m.object().header()) std::swap(slot, released);
+    }
+  }
+  if (released != nullptr) ObjectDecRef(released);
+  return Status::Ok();
+}
+
+struct Global {
+  const char* name;
+  Status (*fn)(PackedArgs, Any*);
+};
+constexpr Global kGlobals[] = {
+    {"ffi.GetInvalidObject", [](PackedArgs, Any* rv) { return Sentinel(&g_missing, rv); }},
+    {"ffi.GetKwargsObject", [](PackedArgs, Any* rv) { return Sentinel(&g_kwargs, rv); }},
+    {"ffi.FunctionListGlobalNamesFunctor", &ListGlobalNames},
+    {"ffi.ModuleGlobalsAdd", &KeepModule},
+    {"ffi.ModuleGlobalsRemove", &ReleaseModule},
+};
+
+// ffi-core makes these on demand; the package binds only names that its
+// listing returns, so they are put in the table.
+constexpr const char* kListedBuiltins[] = {
+    "ffi.ModuleLoadFromFile",
+    "ffi.ModuleGetFunction",
+    "ffi.SystemLib",
+    "ffi.Module.load_from_file.so",
+};
+
+// Library functions of upstream's runtime that the package resolves while it
+// imports (and would otherwise call as NULL) but that ffi-core does not
+// provide: each raises a NotImplementedError naming itself when called.
+constexpr const char* kNotProvided[] = {
+    "ffi.Array",
+    "ffi.Map",
+    "ffi.ContainerFindFirstNonCPUDevice",
+    "ffi.FromJSONGraphString",
+    "ffi.ToJSONGraphString",
+    "ffi.MakeFieldGetter",
+    "ffi.MakeFieldSetter",
+    "ffi._PyClassRegisterTypeAttrColumns",
+    "ffi.DeepCopy",
+    "ffi.RecursiveEq",
+    "ffi.RecursiveLt",
+    "ffi.RecursiveLe",
+    "ffi.RecursiveGt",
+    "ffi.RecursiveGe",
+    "ffi.RecursiveHash",
+    "ffi.GetRegisteredTypeKeys",
+};
+
+// Object types of upstream's runtime library that the package wraps in
+// classes while it imports. ffi-core registers their keys (child, parent) so
+// the import succeeds; it never makes objects of them.
+struct LibraryType {
+  const char* key;
+  const char* parent;
+};
+constexpr LibraryType kLibraryTypes[] = {
+    {"ffi.reflection.AccessStep", "ffi.Object"}, {"ffi.reflection.AccessPath", "ffi.Object"},
+    {"ffi.StructuralVisitor", "ffi.Object"},     {"ffi.StructuralMutator", "ffi.Object"},
+    {"ffi.StructuralKey", "ffi.Object"},
+};
+
+Status RegisterLibraryType(const LibraryType& t) {
+  const int32_t parent = FindTypeIndex(TVMFFIByteArray{t.parent, std::strlen(t.parent)});
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(parent);
+  if (info == nullptr) {
+    return RaiseError(ErrorKind::kKeyError, {"parent type ", t.parent, " is not registered"});
+  }
+  return GetOrAllocTypeIndex(TVMFFIByteArray{t.key, std::strlen(t.key)}, -1, info->type_depth + 1,
+                             0, true, parent)
+      .status();
+}
+
+Status Register(const char* name, Expected<Function> f) {
+  if (!f.ok()) return f.status();
+  return RegisterGlobalFunction(name, std::strlen(name), *f, false);
+}
+
+void Report(const char* name) {
+  Error e = Error::MoveFromRaised();
+  port::Log(e ? e.message().data : name);
+}
+
+// Registered when the runtime is loaded; a failure is reported on stderr by
+// the host port's log hook, since no caller is there to take it.
+__attribute__((constructor)) void RegisterFrontendGlobals() {
+  for (const LibraryType& t : kLibraryTypes) {
+    if (!RegisterLibraryType(t).ok()) Report(t.key);
+  }
+  for (const Global& g : kGlobals) {
+    if (!Register(g.name, Function::FromPacked(g.fn)).ok()) Report(g.name);
+  }
+  for (const char* name : kListedBuiltins) {
+    if (!Register(name, GetGlobalFunction(name, std::strlen(name))).ok()) Report(name);
+  }
+  for (const char* name : kNotProvided) {
+    auto raise = [name](PackedArgs, Any*) {
+      return RaiseError(ErrorKind::kNotImplementedError,
+                        {name, " is part of upstream's runtime library, not of ffi-core"});
+    };
+    if (!Register(name, Function::FromPacked(raise)).ok()) Report(name);
+  }
+}
+
+}  // namespace
+}  // namespace ffi_core

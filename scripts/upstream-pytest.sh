@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs upstream's own Python test suite (tests/python of apache/tvm-ffi) with
+# the wheel's runtime and with ffi-core's runtime under upstream's Python
+# package, and prints pass/fail/skip/error counts for each.
+#
+# ffi-core's side uses the package overlay of the host build
+# (build/host/tests/cross/tvm_ffi_on_ffi_core: the wheel's package and
+# dist-info, with lib/libtvm_ffi.so -> libffi_core.so), put first on
+# PYTHONPATH. Each test file runs in its own process, so a crash (ffi-core
+# lacks most of upstream's runtime library) loses only that file; its tests
+# (as many as the wheel's run of the file had) are then counted as "crashed".
+#
+# Usage: scripts/upstream-pytest.sh <apache/tvm-ffi git dir or checkout> [rev]
+#   e.g. scripts/upstream-pytest.sh /work/.mirror/apache+tvm-ffi/repo HEAD
+# Env: FILE_TIMEOUT (seconds per test file, default 600), KEEP_LOGS=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+source_repo="${1:?usage: $0 <apache/tvm-ffi git dir or checkout> [rev]}"
+rev="${2:-HEAD}"
+python="${root}/.venv/bin/python"
+overlay="${root}/build/host/tests/cross/tvm_ffi_on_ffi_core"
+file_timeout="${FILE_TIMEOUT:-600}"
+
+cmake --preset host >/dev/null
+cmake --build --preset host --target ffi_core_cross_cxx_kernels -j2 >/dev/null
+
+work="$(mktemp -d)"
+[ "${KEEP_LOGS:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
+git -C "$source_repo" archive "$rev" tests/python | tar -x -C "$work"
+echo "upstream tests: $(git -C "$source_repo" rev-parse --short "$rev") ($(git -C "$source_repo" log -1 --format=%cs "$rev")), wheel $("$python" -c 'import tvm_ffi; print(tvm_ffi.__version__)')"
+
+# count KEY LOG: the number before KEY in pytest's summary line.
+count() { grep -Eo "[0-9]+ $1" "$2" | tail -1 | grep -Eo '^[0-9]+' || echo 0; }
+
+run_suite() {
+  local label="$1" pythonpath="$2" passed=0 failed=0 skipped=0 errors=0 crashed=0 died=0 files=0
+  local logs="$work/logs-$label"
+  mkdir -p "$logs"
+  for test_file in $(cd "$work" && find tests/python -name 'test_*.py' | sort); do
+    local log="$logs/$(echo "$test_file" | tr / _).log" rc=0
+    files=$((files + 1))
+    (cd "$work" && PYTHONPATH="$pythonpath" PYTHONDONTWRITEBYTECODE=1 timeout "$file_timeout" \
+       "$python" -m pytest -q -p no:cacheprovider -rN "$test_file" >"$log" 2>&1) || rc=$?
+    if grep -Eq '^(=+ )?[0-9]+ (passed|failed|skipped|error|errors|deselected)' "$log" \
+        || grep -Eq 'no tests ran' "$log"; then
+      passed=$((passed + $(count passed "$log")))
+      failed=$((failed + $(count failed "$log")))
+      skipped=$((skipped + $(count skipped "$log")))
+      errors=$((errors + $(count 'errors?' "$log")))
+    else
+      # No summary: the process died (before or while collecting). Its tests
+      # count as crashed, as many as the wheel's run of the same file had.
+      local wheel_log="$work/logs-wheel/$(basename "$log")" lost=0
+      if [ -f "$wheel_log" ]; then
+        for key in passed failed skipped 'errors?' xfailed xpassed; do
+          lost=$((lost + $(count "$key" "$wheel_log")))
+        done
+      fi
+      crashed=$((crashed + lost))
+      died=$((died + 1))
+      echo "  $label: $test_file died (exit $rc); $lost tests there on the wheel" >&2
+    fi
+  done
+  printf '%-10s %5d passed %5d failed %5d skipped %5d errors %5d crashed  (%d files, %d died)\n' \
+    "$label" "$passed" "$failed" "$skipped" "$errors" "$crashed" "$files" "$died"
+}
+
+run_suite wheel ""
+run_suite ffi-core "$overlay"
+[ "${KEEP_LOGS:-0}" = 1 ] && echo "logs: $work" || true
