@@ -20,7 +20,7 @@ import tvm
 from tvm import relax
 from tvm.script import relax as R
 
-from gen_models import C_TYPES, LLVM_TARGETS, c_string, c_values
+from gen_models import C_TYPES, LLVM_TARGETS, c_string, c_values, tvm_error
 
 RNG = np.random.default_rng(20261122)
 
@@ -130,14 +130,6 @@ def two_outputs():
 
 MODELS = {"mlp_softmax": mlp_softmax, "convnet_f32": convnet_f32, "convnet_int8": convnet_int8,
           "two_outputs": two_outputs}
-
-
-def tvm_error(fn, arg):
-    try:
-        fn(arg)
-    except Exception as e:  # noqa: BLE001 - any TVM error is what we record
-        return type(e).__name__, str(e)
-    raise SystemExit("expected TVM's VM to reject the call")
 
 
 def spec(name, arr):

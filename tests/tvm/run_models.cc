@@ -18,52 +18,17 @@
 #include <cstring>
 
 #include "tvm_models_data.h"
+#include "tvm_test_support.h"
+
+using namespace tvm_test;
 
 namespace {
-
-int g_failed = 0;
-int g_passed = 0;
-
-void Check(bool ok, const char* what, const char* detail = "") {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAIL %s %s\n", what, detail);
-  }
-}
-
-TVMFFIAny None() {
-  TVMFFIAny a;
-  std::memset(&a, 0, sizeof(a));
-  return a;
-}
 
 TVMFFIAny ObjectAny(void* obj) {
   TVMFFIAny a = None();
   a.type_index = static_cast<TVMFFIObject*>(obj)->type_index;
   a.v_obj = static_cast<TVMFFIObject*>(obj);
   return a;
-}
-
-// Moves the pending error out; copies its kind and message.
-struct Taken {
-  char kind[32];
-  char message[512];
-};
-Taken TakeError() {
-  Taken t{};
-  TVMFFIObjectHandle err = nullptr;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err != nullptr) {
-    const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
-    std::snprintf(t.kind, sizeof(t.kind), "%.*s", static_cast<int>(cell->kind.size),
-                  cell->kind.data);
-    std::snprintf(t.message, sizeof(t.message), "%.*s", static_cast<int>(cell->message.size),
-                  cell->message.data);
-    TVMFFIObjectDecRef(err);
-  }
-  return t;
 }
 
 TVMFFIObjectHandle Global(const char* name) {

@@ -14,51 +14,13 @@
 #include <cstdio>
 #include <cstring>
 
+#include "tvm_test_support.h"
+
 #include RELAX_MODEL_DATA
 
+using namespace tvm_test;
+
 namespace {
-
-int g_passed = 0;
-int g_failed = 0;
-
-void Check(bool ok, const char* what) {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAIL %s\n", what);
-  }
-}
-
-TVMFFIAny None() {
-  TVMFFIAny a;
-  std::memset(&a, 0, sizeof(a));
-  return a;
-}
-
-void Release(TVMFFIAny* a) {
-  if (a->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(a->v_obj);
-  *a = None();
-}
-
-struct Taken {
-  char kind[32];
-  char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
-};
-Taken TakeError() {
-  Taken t{};
-  TVMFFIObjectHandle err = nullptr;
-  TVMFFIErrorMoveFromRaised(&err);
-  if (err != nullptr) {
-    const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
-    std::snprintf(t.kind, sizeof(t.kind), "%.*s", static_cast<int>(cell->kind.size),
-                  cell->kind.data);
-    std::snprintf(t.message, sizeof(t.message), "%.*s", static_cast<int>(cell->message.size),
-                  cell->message.data);
-    TVMFFIObjectDecRef(err);
-  }
-  return t;
-}
 
 int Call(const char* global, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
   TVMFFIByteArray name{global, std::strlen(global)};

@@ -8,23 +8,26 @@
 
 namespace {
 
+struct ContextSymbol {
+  const char* name;
+  void* symbol;
+};
+
 __attribute__((constructor)) void RegisterBackendContextSymbols() {
-  // A full table raises into the slot and is reported by the loading test;
-  // a constructor has nobody to return an error to.
-  (void)TVMFFIEnvModRegisterContextSymbol("__TVMBackendAllocWorkspace",
-                                          reinterpret_cast<void*>(&TVMBackendAllocWorkspace));
-  (void)TVMFFIEnvModRegisterContextSymbol("__TVMBackendFreeWorkspace",
-                                          reinterpret_cast<void*>(&TVMBackendFreeWorkspace));
-  (void)TVMFFIEnvModRegisterContextSymbol("__TVMBackendParallelLaunch",
-                                          reinterpret_cast<void*>(&TVMBackendParallelLaunch));
-  (void)TVMFFIEnvModRegisterContextSymbol("__TVMBackendParallelBarrier",
-                                          reinterpret_cast<void*>(&TVMBackendParallelBarrier));
-  (void)TVMFFIEnvModRegisterContextSymbol("__TVMFFIFunctionCall",
-                                          reinterpret_cast<void*>(&TVMFFIFunctionCall));
-  (void)TVMFFIEnvModRegisterContextSymbol("__TVMFFIEnvModLookupFromImports",
-                                          reinterpret_cast<void*>(&TVMFFIEnvModLookupFromImports));
-  (void)TVMFFIEnvModRegisterContextSymbol("__TVMFFIHandleInitOnce",
-                                          reinterpret_cast<void*>(&TVMFFIHandleInitOnce));
+  static const ContextSymbol kSymbols[] = {
+      {"__TVMBackendAllocWorkspace", reinterpret_cast<void*>(&TVMBackendAllocWorkspace)},
+      {"__TVMBackendFreeWorkspace", reinterpret_cast<void*>(&TVMBackendFreeWorkspace)},
+      {"__TVMBackendParallelLaunch", reinterpret_cast<void*>(&TVMBackendParallelLaunch)},
+      {"__TVMBackendParallelBarrier", reinterpret_cast<void*>(&TVMBackendParallelBarrier)},
+      {"__TVMFFIFunctionCall", reinterpret_cast<void*>(&TVMFFIFunctionCall)},
+      {"__TVMFFIEnvModLookupFromImports", reinterpret_cast<void*>(&TVMFFIEnvModLookupFromImports)},
+      {"__TVMFFIHandleInitOnce", reinterpret_cast<void*>(&TVMFFIHandleInitOnce)},
+  };
+  // A full table raises into the slot and shows when a library's call
+  // through an unfilled variable fails; a constructor has nobody to tell.
+  for (const ContextSymbol& s : kSymbols) {
+    static_cast<void>(TVMFFIEnvModRegisterContextSymbol(s.name, s.symbol));
+  }
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+// Shared by the TVM test firmwares (run_models.cc, run_relax.cc): a pass/fail
+// tally, empty Anys and the pending error's text, through the C API only.
+#ifndef FFI_CORE_TESTS_TVM_TVM_TEST_SUPPORT_H_
+#define FFI_CORE_TESTS_TVM_TVM_TEST_SUPPORT_H_
+
+#include <tvm/ffi/c_api.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace tvm_test {
+
+inline int g_passed = 0;
+inline int g_failed = 0;
+
+inline void Check(bool ok, const char* what, const char* detail = "") {
+  if (ok) {
+    ++g_passed;
+  } else {
+    ++g_failed;
+    std::printf("FAIL %s %s\n", what, detail);
+  }
+}
+
+inline TVMFFIAny None() {
+  TVMFFIAny a;
+  std::memset(&a, 0, sizeof(a));
+  return a;
+}
+
+// Drops the reference an Any holds, if any, and empties it.
+inline void Release(TVMFFIAny* a) {
+  if (a->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(a->v_obj);
+  *a = None();
+}
+
+// The pending error, moved out of the slot; its kind and message copied.
+struct Taken {
+  char kind[32];
+  char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
+};
+inline Taken TakeError() {
+  Taken t{};
+  TVMFFIObjectHandle err = nullptr;
+  TVMFFIErrorMoveFromRaised(&err);
+  if (err != nullptr) {
+    const TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+    std::snprintf(t.kind, sizeof(t.kind), "%.*s", static_cast<int>(cell->kind.size),
+                  cell->kind.data);
+    std::snprintf(t.message, sizeof(t.message), "%.*s", static_cast<int>(cell->message.size),
+                  cell->message.data);
+    TVMFFIObjectDecRef(err);
+  }
+  return t;
+}
+
+}  // namespace tvm_test
+
+#endif  // FFI_CORE_TESTS_TVM_TVM_TEST_SUPPORT_H_
