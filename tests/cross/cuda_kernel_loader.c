@@ -97,12 +97,31 @@ static TVMFFIObjectHandle GetFunction(TVMFFIObjectHandle module, const char* nam
   return f.type_index == kTVMFFIFunction ? f.v_obj : NULL;
 }
 
-/* Calls f, expecting an error; prints "<label> -> Kind: message". */
-static void CallFails(const char* label, TVMFFIObjectHandle f, TVMFFIAny* args, int32_t n) {
+/* Calls f, expecting an error of the given kind whose message contains
+ * `expected`; prints "<label> -> Kind: message". */
+static void CallFails(const char* label, TVMFFIObjectHandle f, TVMFFIAny* args, int32_t n,
+                      const char* kind, const char* expected) {
   TVMFFIAny result = None();
+  TVMFFIObjectHandle err = NULL;
+  TVMFFIErrorCell* cell;
+  char message[512];
+  size_t size;
   printf("%s -> ", label);
   EXPECT(TVMFFIFunctionCall(f, args, n, &result) != 0);
-  EXPECT(PrintPendingError("error"));
+  TVMFFIErrorMoveFromRaised(&err);
+  EXPECT(err != NULL);
+  if (err == NULL) {
+    printf("no error\n");
+    return;
+  }
+  cell = ErrorCellOf(err);
+  size = cell->message.size < sizeof(message) - 1 ? cell->message.size : sizeof(message) - 1;
+  memcpy(message, cell->message.data, size);
+  message[size] = '\0';
+  printf("%.*s: %s\n", (int)cell->kind.size, cell->kind.data, message);
+  EXPECT(cell->kind.size == strlen(kind) && memcmp(cell->kind.data, kind, strlen(kind)) == 0);
+  EXPECT(strstr(message, expected) != NULL);
+  TVMFFIObjectDecRef(err);
 }
 
 /* Calls f, expecting success and no result. */
@@ -131,15 +150,30 @@ static int Check(const char* path) {
     args[0] = Tensor(&tx);
     args[1] = Tensor(&ty);
     args[2] = Float(2.0);
-    CallFails("add_one(cpu x, cpu y)", add_one, args, 2);
-    CallFails("scale(cpu x, cpu y, 2.0)", scale, args, 3);
-    CallFails("scale(cpu x, cpu y)", scale, args, 2);
+    CallFails("add_one(cpu x, cpu y)", add_one, args, 2, "ValueError",
+              "add_one: x must be a CUDA tensor");
+    CallFails("scale(cpu x, cpu y, 2.0)", scale, args, 3, "ValueError",
+              "scale: x must be a CUDA tensor");
+    CallFails("scale(cpu x, cpu y)", scale, args, 2, "TypeError", "Expected 3 but got 2");
     args[1] = Float(2.0);
-    CallFails("add_one(cpu x, 2.0)", add_one, args, 2);
+    CallFails("add_one(cpu x, 2.0)", add_one, args, 2, "TypeError",
+              "Mismatched type on argument #1");
     /* The kernel refused without writing. */
     EXPECT(y[0] == 0.0f && y[1] == 0.0f && y[2] == 0.0f);
     TVMFFIObjectDecRef(add_one);
     TVMFFIObjectDecRef(scale);
+  }
+  {
+    /* The stream table the kernels read takes CUDA streams without a device:
+     * any handle set is the handle got, until restored. */
+    int token = 0;
+    TVMFFIStreamHandle original = NULL;
+    EXPECT(TVMFFIEnvSetStream(kDLCUDA, 0, &token, &original) == 0);
+    EXPECT(TVMFFIEnvGetStream(kDLCUDA, 0) == (TVMFFIStreamHandle)&token);
+    EXPECT(TVMFFIEnvGetStream(kDLCUDA, 1) != (TVMFFIStreamHandle)&token);
+    EXPECT(TVMFFIEnvSetStream(kDLCUDA, 0, original, NULL) == 0);
+    EXPECT(TVMFFIEnvGetStream(kDLCUDA, 0) == original);
+    printf("stream table: set, read back and restored\n");
   }
   TVMFFIObjectDecRef(m);
   return ReportResults();
@@ -181,9 +215,12 @@ static void RunOnDevice(TVMFFIObjectHandle add_one, TVMFFIObjectHandle scale, in
   for (i = 0; i < n; ++i) host_x[i] = Input(i);
   CUDA_OK(cudaMalloc((void**)&dev_x, bytes + sizeof(float)));
   CUDA_OK(cudaMalloc((void**)&dev_y, bytes + sizeof(float)));
-  CUDA_OK(cudaMemcpy(dev_x, host_x, bytes, cudaMemcpyHostToDevice));
+  /* Every copy runs on the caller's stream, which does not wait for the
+   * legacy default stream: the kernel is ordered after them only if it too
+   * launched on that stream. */
+  CUDA_OK(cudaMemcpyAsync(dev_x, host_x, bytes, cudaMemcpyHostToDevice, stream));
   /* 0xff bytes are a NaN: an element the kernel skipped cannot match. */
-  CUDA_OK(cudaMemset(dev_y, 0xff, bytes + sizeof(float)));
+  CUDA_OK(cudaMemsetAsync(dev_y, 0xff, bytes + sizeof(float), stream));
   tx = Vector(dev_x, kDLCUDA, shape);
   ty = Vector(dev_y, kDLCUDA, shape);
   args[0] = Tensor(&tx);
@@ -257,10 +294,12 @@ static int Gpu(const char* path) {
     ty = Vector(host, kDLCPU, shape);
     args[0] = Tensor(&tx);
     args[1] = Tensor(&ty);
-    CallFails("add_one(gpu x, cpu y)", add_one, args, 2);
+    CallFails("add_one(gpu x, cpu y)", add_one, args, 2, "ValueError",
+              "add_one: y must be a CUDA tensor");
     ty = Vector(dev, kDLCUDA, shape);
     ty.dtype.bits = 64;
-    CallFails("add_one(gpu x, gpu float64 y)", add_one, args, 2);
+    CallFails("add_one(gpu x, gpu float64 y)", add_one, args, 2, "TypeError",
+              "add_one: expects float32");
     CUDA_OK(cudaFree(dev));
   }
 
