@@ -237,6 +237,7 @@ static void RunOnDevice(TVMFFIObjectHandle add_one, TVMFFIObjectHandle scale, in
   printf("  add_one mismatches against the CPU: %lld\n", (long long)mismatches);
   PrintOutputs("add_one", host_y, n);
 
+  CUDA_OK(cudaMemsetAsync(dev_y, 0xff, bytes, stream));
   args[2] = Float(-2.5);
   snprintf(label, sizeof(label), "scale(gpu x, gpu y, -2.5) n=%lld", (long long)n);
   CallOk(label, scale, args, 3);
