@@ -42,11 +42,8 @@ int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input
                               int32_t small_index, int32_t object_index) {
   if (input == nullptr) return NullArgument(function, "input");
   if (out == nullptr) return NullArgument(function, "out");
-  Expected<Any> value =
-      detail::MakeByteSequence(input->data, input->size, small_index, object_index);
-  if (!value.ok()) return -1;
-  *out = std::move(value).value().ReleaseRaw();
-  return 0;
+  return ToCode(
+      detail::WriteByteSequence(input->data, input->size, small_index, object_index, out));
 }
 
 }  // namespace

@@ -6,17 +6,23 @@
 namespace ffi_core {
 namespace detail {
 
-Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
-                               int32_t object_index) {
-  if (data == nullptr && size != 0) {
-    return RaiseError(ErrorKind::kValueError, {"NULL data with size ", size});
-  }
+namespace {
+[[gnu::cold, gnu::noinline]] Status RaiseNullData(size_t size) {
+  return RaiseError(ErrorKind::kValueError, {"NULL data with size ", size});
+}
+}  // namespace
+
+Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
+                         TVMFFIAny* out) {
+  if (data == nullptr && size != 0) return RaiseNullData(size);
   TVMFFIAny raw = NoneAny();
   if (size <= kSmallBytesCapacity) {
     raw.type_index = small_index;
     raw.small_str_len = static_cast<uint32_t>(size);
-    if (size != 0) std::memcpy(raw.v_bytes, data, size);
-    return Any::AdoptRaw(raw);
+    // At most 7 bytes: a loop is cheaper than a call to memcpy.
+    for (size_t i = 0; i < size; ++i) raw.v_bytes[i] = data[i];
+    *out = raw;
+    return Status::Ok();
   }
   // size + 1 saturates so that NewObject's overflow check sees it.
   const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
@@ -27,6 +33,14 @@ Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_inde
   obj->bytes = TVMFFIByteArray{text, size};
   raw.type_index = object_index;
   raw.v_obj = &obj->header;
+  *out = raw;
+  return Status::Ok();
+}
+
+Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
+                               int32_t object_index) {
+  TVMFFIAny raw;
+  FFI_CORE_RETURN_IF_ERROR(WriteByteSequence(data, size, small_index, object_index, &raw));
   return Any::AdoptRaw(raw);
 }
 
