@@ -15,12 +15,27 @@ namespace {
 Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
                          TVMFFIAny* out) {
   if (data == nullptr && size != 0) return RaiseNullData(size);
-  TVMFFIAny raw = NoneAny();
+  // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
+  // to memset at -Os.
+  TVMFFIAny raw;
+  raw.v_int64 = 0;
   if (size <= kSmallBytesCapacity) {
     raw.type_index = small_index;
     raw.small_str_len = static_cast<uint32_t>(size);
-    // At most 7 bytes: a loop is cheaper than a call to memcpy.
-    for (size_t i = 0; i < size; ++i) raw.v_bytes[i] = data[i];
+    // At most 7 bytes, in fixed-size pieces the compiler inlines (a byte
+    // loop or a variable memcpy becomes a library call).
+    char* to = raw.v_bytes;
+    if (size & 4) {
+      std::memcpy(to, data, 4);
+      to += 4;
+      data += 4;
+    }
+    if (size & 2) {
+      std::memcpy(to, data, 2);
+      to += 2;
+      data += 2;
+    }
+    if (size & 1) *to = *data;
     *out = raw;
     return Status::Ok();
   }
@@ -32,6 +47,7 @@ Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};
   raw.type_index = object_index;
+  raw.zero_padding = 0;
   raw.v_obj = &obj->header;
   *out = raw;
   return Status::Ok();
