@@ -7,38 +7,15 @@ namespace ffi_core {
 namespace detail {
 
 namespace {
+
 [[gnu::cold, gnu::noinline]] Status RaiseNullData(size_t size) {
   return RaiseError(ErrorKind::kValueError, {"NULL data with size ", size});
 }
-}  // namespace
 
-Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
-                         TVMFFIAny* out) {
-  if (data == nullptr && size != 0) return RaiseNullData(size);
-  // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
-  // to memset at -Os.
-  TVMFFIAny raw;
-  raw.v_int64 = 0;
-  if (size <= kSmallBytesCapacity) {
-    raw.type_index = small_index;
-    raw.small_str_len = static_cast<uint32_t>(size);
-    // At most 7 bytes, in fixed-size pieces the compiler inlines (a byte
-    // loop or a variable memcpy becomes a library call).
-    char* to = raw.v_bytes;
-    if (size & 4) {
-      std::memcpy(to, data, 4);
-      to += 4;
-      data += 4;
-    }
-    if (size & 2) {
-      std::memcpy(to, data, 2);
-      to += 2;
-      data += 2;
-    }
-    if (size & 1) *to = *data;
-    *out = raw;
-    return Status::Ok();
-  }
+// The object form; out of line so that the small form needs no stack frame
+// for it.
+[[gnu::noinline]] Status WriteBytesObject(const char* data, size_t size, int32_t object_index,
+                                          TVMFFIAny* out) {
   // size + 1 saturates so that NewObject's overflow check sees it.
   const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
   FFI_CORE_ASSIGN_OR_RETURN(BytesObj * obj, NewObject<BytesObj>(object_index, with_nul));
@@ -46,9 +23,40 @@ Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int
   std::memcpy(text, data, size);
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};
-  raw.type_index = object_index;
-  raw.zero_padding = 0;
-  raw.v_obj = &obj->header;
+  // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
+  // to memset at -Os.
+  out->type_index = object_index;
+  out->zero_padding = 0;
+  out->v_int64 = 0;
+  out->v_obj = &obj->header;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
+                         TVMFFIAny* out) {
+  if (data == nullptr && size != 0) return RaiseNullData(size);
+  if (size > kSmallBytesCapacity) return WriteBytesObject(data, size, object_index, out);
+  // Built aside: data may point into *out.
+  TVMFFIAny raw;
+  raw.type_index = small_index;
+  raw.small_str_len = static_cast<uint32_t>(size);
+  raw.v_int64 = 0;
+  // At most 7 bytes, in fixed-size pieces the compiler inlines (a byte loop
+  // or a variable memcpy becomes a library call).
+  char* to = raw.v_bytes;
+  if (size & 4) {
+    std::memcpy(to, data, 4);
+    to += 4;
+    data += 4;
+  }
+  if (size & 2) {
+    std::memcpy(to, data, 2);
+    to += 2;
+    data += 2;
+  }
+  if (size & 1) *to = *data;
   *out = raw;
   return Status::Ok();
 }
