@@ -46,6 +46,34 @@ int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input
       detail::WriteByteSequence(input->data, input->size, small_index, object_index, out));
 }
 
+// Why TVMFFIFunctionCall refuses a call its fast path rejected. Cold and out
+// of line, so the call path needs no stack frame.
+[[gnu::cold, gnu::noinline]] int RefuseCall(TVMFFIObjectHandle func, const TVMFFIAny* args,
+                                            int32_t num_args, const TVMFFIAny* result) {
+  if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
+  if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
+  if (num_args < 0) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"})
+        .ToReturnCode();
+  }
+  if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
+  // Only the type is left. Numeric on purpose: the call path stays free of
+  // the type-name table.
+  return RaiseError(ErrorKind::kTypeError,
+                    {"TVMFFIFunctionCall: expected a Function (type index 68), "
+                     "got type index ",
+                     static_cast<TVMFFIObject*>(func)->type_index})
+      .ToReturnCode();
+}
+
+[[gnu::cold, gnu::noinline]] int RefuseResultNotNone(int32_t type_index) {
+  return RaiseError(ErrorKind::kValueError,
+                    {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
+                     type_index, ")"})
+      .ToReturnCode();
+}
+
 }  // namespace
 
 extern "C" {
@@ -141,38 +169,6 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
   *out = std::move(owned).value().ReleaseRaw();
   return 0;
 }
-
-namespace {
-
-// Why TVMFFIFunctionCall refuses a call its fast path rejected. Cold and out
-// of line, so the call path needs no stack frame.
-[[gnu::cold, gnu::noinline]] int RefuseCall(TVMFFIObjectHandle func, const TVMFFIAny* args,
-                                            int32_t num_args, const TVMFFIAny* result) {
-  if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
-  if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
-  if (num_args < 0) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"})
-        .ToReturnCode();
-  }
-  if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
-  // Only the type is left. Numeric on purpose: the call path stays free of
-  // the type-name table.
-  return RaiseError(ErrorKind::kTypeError,
-                    {"TVMFFIFunctionCall: expected a Function (type index 68), "
-                     "got type index ",
-                     static_cast<TVMFFIObject*>(func)->type_index})
-      .ToReturnCode();
-}
-
-[[gnu::cold, gnu::noinline]] int RefuseResultNotNone(int32_t type_index) {
-  return RaiseError(ErrorKind::kValueError,
-                    {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
-                     type_index, ")"})
-      .ToReturnCode();
-}
-
-}  // namespace
 
 int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                        TVMFFIAny* result) {
