@@ -6,7 +6,11 @@ With --tvm, also TVM's model code (its objects under models/; the
 `*_devc.o` holding a Relax executable's weights apart, as "weights") and the
 TVM backend and Relax VM (libffi_core_tvm.a) apart from the application.
 
-Usage: footprint.py [--tvm] <board> <file.map>
+With --empty <empty.map> (an empty firmware with the same board support),
+also the whole image and what this firmware adds over the empty one:
+everything it pulls in, libc and libgcc included.
+
+Usage: footprint.py [--tvm] [--empty <empty.map>] <board> <file.map>
 """
 import re
 import sys
@@ -34,12 +38,8 @@ def owner(path):
     return "app"
 
 
-def main():
-    args = sys.argv[1:]
-    tvm = args[0] == "--tvm"
-    if tvm:
-        args = args[1:]
-    board, map_path = args
+def sizes(map_path):
+    """Flash and RAM bytes by owner, from a linker map."""
     text = open(map_path, encoding="utf-8", errors="replace").read()
     text = text.split("Linker script and memory map", 1)[-1]
     flash = {}
@@ -69,6 +69,20 @@ def main():
             ram[who] = ram.get(who, 0) + size
         elif section.startswith(RAM):
             ram[who] = ram.get(who, 0) + size
+    return flash, ram
+
+
+def main():
+    args = sys.argv[1:]
+    tvm = args[0] == "--tvm"
+    if tvm:
+        args = args[1:]
+    empty = None
+    if args[0] == "--empty":
+        empty = args[1]
+        args = args[2:]
+    board, map_path = args
+    flash, ram = sizes(map_path)
     cols = ["ffi-core", "runtime", "board", "app"]
     if tvm:
         cols = ["ffi-core", "tvm backend", "model", "weights", "runtime", "board", "app"]
@@ -77,10 +91,19 @@ def main():
         for table in (flash, ram):
             for key in ("tvm backend", "model", "weights"):
                 table["app"] = table.get("app", 0) + table.pop(key, 0)
-    print("| %-18s | %s | %s |" % (
+    row = "| %-18s | %s | %s |" % (
         board,
         " | ".join("%6d" % flash.get(c, 0) for c in cols),
-        " | ".join("%6d" % ram.get(c, 0) for c in cols)))
+        " | ".join("%6d" % ram.get(c, 0) for c in cols))
+    if empty is not None:
+        empty_flash, empty_ram = sizes(empty)
+        whole_flash, whole_ram = sum(flash.values()), sum(ram.values())
+        added_flash = whole_flash - sum(empty_flash.values())
+        added_ram = whole_ram - sum(empty_ram.values())
+        row += " %6d | %6d | %6d | %6d | %6d | %6d |" % (
+            whole_flash, whole_ram, added_flash, added_ram,
+            added_flash - flash.get("app", 0), added_ram - ram.get("app", 0))
+    print(row)
 
 
 if __name__ == "__main__":

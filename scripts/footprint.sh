@@ -14,8 +14,12 @@ echo "ffi-core footprint: apps/footprint, -Os, FFI_CORE_CHECK_PADDING=OFF,"
 echo "error message 64 B / kind 16 B / a pool of 1 error, 4 global functions; type registry"
 echo "(+types rows): 2 dynamic types, depth 2, 4 fields, 4 methods, 128 B text, 2 attr columns, 8 cells"
 echo
-echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: ffi-core | runtime |  board |    app |"
-echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|"
+echo "whole: the image (flash, static RAM); added: over an empty firmware with the same board"
+echo "support (apps/footprint/empty.cc), libc and libgcc included; less app: without the app's own"
+echo "code and pool. The +types rows compare against the same empty firmware."
+echo
+echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: ffi-core | runtime |  board |    app | whole flash | whole RAM | added flash | added RAM | less app: flash | RAM |"
+echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|"
 for board in "${BOARDS[@]}"; do
   dir="build/footprint-${board}"
   build_board_app "$board" ffi_core_footprint "$dir" -DFFI_CORE_CHECK_PADDING=OFF \
@@ -28,7 +32,9 @@ for board in "${BOARDS[@]}"; do
     echo "footprint firmware failed on $board" >&2
     exit 1
   fi
-  python3 scripts/footprint.py "$board" "$dir/apps/footprint/ffi_core_footprint.map"
+  cmake --build "$dir" --target ffi_core_footprint_empty -j"$(nproc)" >/dev/null
+  empty_map="$dir/apps/footprint/ffi_core_footprint_empty.map"
+  python3 scripts/footprint.py --empty "$empty_map" "$board" "$dir/apps/footprint/ffi_core_footprint.map"
   # The same with one registered type (field, method, attribute): the
   # difference in the ffi-core columns is the type registry's cost.
   cmake --build "$dir" --target ffi_core_footprint_types -j"$(nproc)" >/dev/null
@@ -36,5 +42,6 @@ for board in "${BOARDS[@]}"; do
     echo "footprint firmware with types failed on $board" >&2
     exit 1
   fi
-  python3 scripts/footprint.py "$board +types" "$dir/apps/footprint/ffi_core_footprint_types.map"
+  python3 scripts/footprint.py --empty "$empty_map" "$board +types" \
+    "$dir/apps/footprint/ffi_core_footprint_types.map"
 done

@@ -37,11 +37,9 @@ string(APPEND _ffi_core_tc_flags " -Os -ffunction-sections -fdata-sections")
 string(APPEND _ffi_core_tc_flags " -Wno-psabi")
 set(_ffi_core_tc_link_flags "-Wl,--gc-sections")
 if(FFI_CORE_NEWLIB_NANO)
+  # No -u _printf_float here: it adds about 15 KB to every firmware. A
+  # program that formats floating point links it itself (tests/CMakeLists.txt).
   string(APPEND _ffi_core_tc_flags " --specs=nano.specs")
-  # libstdc++ formats floating point (ostream << double, doctest values)
-  # with vsnprintf("%g"); nano without its float support returns an error
-  # there and libstdc++ then corrupts the stack. Always link float printf.
-  string(APPEND _ffi_core_tc_link_flags " -u _printf_float")
 endif()
 
 set(CMAKE_C_FLAGS_INIT "${_ffi_core_tc_flags}")

@@ -42,34 +42,43 @@ void BuiltinDeleteSpace(void* body) {
 }
 
 // The allocator contract reports failure as NULL; the raised error carries
-// the reason, so its Status has nothing more to say.
+// the reason, so its Status has nothing more to say. The raising helpers are
+// cold and out of line so the allocation path needs no large stack frame.
 void* RaiseNull(Status /*raised*/) { return nullptr; }
+
+[[gnu::cold, gnu::noinline]] void* RaiseNoAllocator(size_t size, int32_t type_index) {
+  // Type indices stay numeric here: naming them would pull the whole name
+  // table into every firmware that allocates.
+  return RaiseNull(
+      RaiseError(ErrorKind::kMemoryError,
+                 {"no allocator installed (see ffi_core::SetAllocator): cannot allocate ", size,
+                  " bytes for type index ", type_index}));
+}
+
+[[gnu::cold, gnu::noinline]] void* RaiseBadRequest(size_t size, size_t alignment) {
+  return RaiseNull(
+      RaiseError(ErrorKind::kMemoryError, {"bad object request: ", size, " bytes aligned to ",
+                                           alignment, " (alignment: a power of two up to 4096)"}));
+}
+
+[[gnu::cold, gnu::noinline]] void* RaiseExhausted(size_t total, int32_t type_index) {
+  return RaiseNull(RaiseError(
+      ErrorKind::kMemoryError,
+      {"allocator exhausted: cannot allocate ", total, " bytes for type index ", type_index}));
+}
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
   Allocator* a = GetAllocator();
-  if (a == nullptr) {
-    // Type indices stay numeric here: naming them would pull the whole
-    // name table into every firmware that allocates.
-    return RaiseNull(
-        RaiseError(ErrorKind::kMemoryError,
-                   {"no allocator installed (see ffi_core::SetAllocator): cannot allocate ", size,
-                    " bytes for type index ", type_index}));
-  }
+  if (a == nullptr) return RaiseNoAllocator(size, type_index);
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset =
       RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
   if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
-    return RaiseNull(RaiseError(ErrorKind::kMemoryError,
-                                {"bad object request: ", size, " bytes aligned to ", alignment,
-                                 " (alignment: a power of two up to 4096)"}));
+    return RaiseBadRequest(size, alignment);
   }
   const size_t total = body_offset + size;
   void* base = Allocate(*a, total, alignment);
-  if (base == nullptr) {
-    return RaiseNull(RaiseError(
-        ErrorKind::kMemoryError,
-        {"allocator exhausted: cannot allocate ", total, " bytes for type index ", type_index}));
-  }
+  if (base == nullptr) return RaiseExhausted(total, type_index);
   char* body = static_cast<char*>(base) + body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
   BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
@@ -111,18 +120,22 @@ TVMFFICustomAllocator* CurrentCustomAllocator() {
 }
 void SetCustomAllocator(TVMFFICustomAllocator* allocator) { g_custom = allocator; }
 
+namespace {
+// The contract says the allocator raised (a MemoryError); make sure something
+// is there. Cold: kept off the allocation path.
+[[gnu::cold, gnu::noinline]] Status AllocatorReturnedNull(size_t size) {
+  if (!HasPendingError()) {
+    return RaiseError(ErrorKind::kMemoryError,
+                      {"custom allocator returned NULL for ", size, " bytes"});
+  }
+  return Status(ErrorKind::kMemoryError);
+}
+}  // namespace
+
 Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index) {
   TVMFFICustomAllocator* custom = CurrentCustomAllocator();
   void* body = custom->allocate(size, alignment, type_index, custom->context);
-  if (body == nullptr) {
-    // The contract says the allocator raised (a MemoryError); make sure
-    // something is there.
-    if (!HasPendingError()) {
-      return RaiseError(ErrorKind::kMemoryError,
-                        {"custom allocator returned NULL for ", size, " bytes"});
-    }
-    return Status(ErrorKind::kMemoryError);
-  }
+  if (body == nullptr) return AllocatorReturnedNull(size);
   return body;
 }
 

@@ -21,7 +21,8 @@ using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C bound
 
 namespace {
 
-int NullArgument(const char* function, const char* argument) {
+// Cold and out of line: the entry points' fast paths then need no stack frame.
+[[gnu::cold, gnu::noinline]] int NullArgument(const char* function, const char* argument) {
   return RaiseError(ErrorKind::kValueError, {function, ": ", argument, " is NULL"}).ToReturnCode();
 }
 
@@ -41,11 +42,36 @@ int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input
                               int32_t small_index, int32_t object_index) {
   if (input == nullptr) return NullArgument(function, "input");
   if (out == nullptr) return NullArgument(function, "out");
-  Expected<Any> value =
-      detail::MakeByteSequence(input->data, input->size, small_index, object_index);
-  if (!value.ok()) return -1;
-  *out = std::move(value).value().ReleaseRaw();
-  return 0;
+  return ToCode(
+      detail::WriteByteSequence(input->data, input->size, small_index, object_index, out));
+}
+
+// Why TVMFFIFunctionCall refuses a call its fast path rejected. Cold and out
+// of line, so the call path needs no stack frame.
+[[gnu::cold, gnu::noinline]] int RefuseCall(TVMFFIObjectHandle func, const TVMFFIAny* args,
+                                            int32_t num_args, const TVMFFIAny* result) {
+  if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
+  if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
+  if (num_args < 0) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"})
+        .ToReturnCode();
+  }
+  if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
+  // Only the type is left. Numeric on purpose: the call path stays free of
+  // the type-name table.
+  return RaiseError(ErrorKind::kTypeError,
+                    {"TVMFFIFunctionCall: expected a Function (type index 68), "
+                     "got type index ",
+                     static_cast<TVMFFIObject*>(func)->type_index})
+      .ToReturnCode();
+}
+
+[[gnu::cold, gnu::noinline]] int RefuseResultNotNone(int32_t type_index) {
+  return RaiseError(ErrorKind::kValueError,
+                    {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
+                     type_index, ")"})
+      .ToReturnCode();
 }
 
 }  // namespace
@@ -146,31 +172,12 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
 
 int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                        TVMFFIAny* result) {
-  if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
-  if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
-  if (num_args < 0) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"})
-        .ToReturnCode();
-  }
-  if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
-  TVMFFIObject* obj = static_cast<TVMFFIObject*>(func);
-  if (obj->type_index != kTVMFFIFunction) {
-    // Numeric on purpose: the call path stays free of the type-name table.
-    return RaiseError(ErrorKind::kTypeError,
-                      {"TVMFFIFunctionCall: expected a Function (type index 68), "
-                       "got type index ",
-                       obj->type_index})
-        .ToReturnCode();
+  if (func == nullptr || result == nullptr || num_args < 0 || (args == nullptr && num_args != 0) ||
+      static_cast<TVMFFIObject*>(func)->type_index != kTVMFFIFunction) {
+    return RefuseCall(func, args, num_args, result);
   }
   if (FFI_CORE_CHECK_PADDING) {
-    if (result->type_index != kTVMFFINone) {
-      return RaiseError(
-                 ErrorKind::kValueError,
-                 {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
-                  result->type_index, ")"})
-          .ToReturnCode();
-    }
+    if (result->type_index != kTVMFFINone) return RefuseResultNotNone(result->type_index);
     if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
   }
   return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);

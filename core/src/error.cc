@@ -146,6 +146,27 @@ bool WriteCStrParts(const void* context, char* buf, size_t cap, size_t* len) {
   return true;
 }
 
+// *v / 10, returning *v % 10, by shift and subtract: a 64-bit division
+// would pull libgcc's __udivmoddi4 (about 750 bytes) into every 32-bit
+// firmware. Slower, but only error messages print numbers.
+unsigned DivMod10(unsigned long long* v) {
+  unsigned long long rest = *v;
+  unsigned long long quotient = 0;
+  unsigned remainder = 0;
+  // Constant shifts only: variable 64-bit shifts are library calls on ARMv6-M.
+  for (int i = 0; i < 64; ++i) {
+    remainder = (remainder << 1) | static_cast<unsigned>(rest >> 63);
+    rest <<= 1;
+    quotient <<= 1;
+    if (remainder >= 10) {
+      remainder -= 10;
+      quotient |= 1u;
+    }
+  }
+  *v = quotient;
+  return remainder;
+}
+
 }  // namespace
 
 bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
@@ -159,8 +180,7 @@ bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
   const bool negative = form_ == Form::kSigned && static_cast<long long>(bits_) < 0;
   unsigned long long mag = negative ? 0ull - bits_ : bits_;
   do {
-    digits[sizeof(digits) - 1 - n++] = static_cast<char>('0' + mag % 10);
-    mag /= 10;
+    digits[sizeof(digits) - 1 - n++] = static_cast<char>('0' + DivMod10(&mag));
   } while (mag != 0);
   if (negative) digits[sizeof(digits) - 1 - n++] = '-';
   return AppendBytes(buf, cap, len, digits + sizeof(digits) - n, n);

@@ -463,9 +463,11 @@ Expected<Function> Module::GetFunction(const char* name, size_t size) const {
   void* addr = nullptr;
   if (obj_->prefix[0] != '\0') {
     char prefixed[kPrefix + kMaxSystemLibPrefix + 1];
-    JoinSymbol(prefixed, sizeof(prefixed), kSymbolPrefix, obj_->prefix, std::strlen(obj_->prefix));
-    if (JoinSymbol(symbol, sizeof(symbol), prefixed, name, size))
+    if (JoinSymbol(prefixed, sizeof(prefixed), kSymbolPrefix, obj_->prefix,
+                   std::strlen(obj_->prefix)) &&
+        JoinSymbol(symbol, sizeof(symbol), prefixed, name, size)) {
       addr = LookupSymbol(obj_.get(), symbol);
+    }
   }
   if (addr == nullptr && JoinSymbol(symbol, sizeof(symbol), kSymbolPrefix, name, size)) {
     addr = LookupSymbol(obj_.get(), symbol);

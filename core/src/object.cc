@@ -3,8 +3,6 @@
 
 namespace ffi_core {
 
-void ObjectIncRef(TVMFFIObject* obj) { port::RefIncStrong(obj); }
-
 void ObjectDecRef(TVMFFIObject* obj) {
   switch (port::RefDecStrong(obj)) {
     case port::StrongRelease::kAlive:

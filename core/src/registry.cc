@@ -17,10 +17,22 @@ struct Entry {
   TVMFFIObject* function;
 };
 Entry g_table[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
+// One byte per entry, a digest of its name: a look-up compares whole names
+// only where the digest matches (a byte of RAM per entry instead of a string
+// comparison per entry).
+uint8_t g_tags[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
+
+uint8_t Tag(const char* name, size_t size) {
+  if (size == 0) return 0;
+  return static_cast<uint8_t>(size * 31u + static_cast<unsigned char>(name[size / 2]) * 7u +
+                              static_cast<unsigned char>(name[size - 1]));
+}
 
 Entry* Find(const char* name, size_t size) {
-  for (Entry& e : g_table) {
-    if (e.function == nullptr) continue;
+  const uint8_t tag = Tag(name, size);
+  for (size_t i = 0; i < FFI_CORE_GLOBAL_FUNCTION_CAPACITY; ++i) {
+    Entry& e = g_table[i];
+    if (g_tags[i] != tag || e.function == nullptr) continue;
     const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
     if (n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0)) return &e;
   }
@@ -64,6 +76,7 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
       old_name = Any::AdoptRaw(e->name);
     }
     ObjectIncRef(f.object().header());
+    g_tags[e - g_table] = Tag(name, name_size);
     e->function = f.object().header();
     e->name = Any(owned.any()).ReleaseRaw();
   }

@@ -8,6 +8,7 @@
 #define FFI_CORE_OBJECT_H_
 
 #include <ffi_core/expected.h>
+#include <ffi_core/port.h>
 #include <tvm/ffi/c_api.h>
 
 #include <cstddef>
@@ -22,7 +23,8 @@ namespace ffi_core {
 // weak reference that all strong references hold together.
 inline constexpr uint64_t kRefCountBothOne = (uint64_t{1} << 32) | 1u;
 
-void ObjectIncRef(TVMFFIObject* obj);
+// Inline: on a port with inline reference counts (host) no call at all.
+inline void ObjectIncRef(TVMFFIObject* obj) { port::RefIncStrong(obj); }
 // Drops a strong reference, running the deleter with the flags the ABI
 // prescribes when counts reach zero.
 void ObjectDecRef(TVMFFIObject* obj);

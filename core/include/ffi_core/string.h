@@ -24,7 +24,11 @@ struct BytesObj {
 };
 
 namespace detail {
-// Builds the owned TVMFFIAny for `size` bytes: small form or a new object.
+// Writes the owned TVMFFIAny for `size` bytes to *out: small form or a new
+// object (what the C API hands out, without an Any in between).
+Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
+                         TVMFFIAny* out);
+// The same as an Any.
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index);
 // The bytes of a small or object value (no check of the index).

@@ -26,8 +26,15 @@ enum class Conversion : uint8_t {
 // Human name of what a type index holds, for TypeError messages.
 const char* TypeIndexName(int32_t type_index);
 
-// A TVMFFIAny holding None: every byte zero.
-inline TVMFFIAny NoneAny() { return TVMFFIAny{}; }
+// A TVMFFIAny holding None: every byte zero. Field by field: `TVMFFIAny{}`
+// becomes a call to memset at -Os.
+inline TVMFFIAny NoneAny() {
+  TVMFFIAny a;
+  a.type_index = kTVMFFINone;
+  a.zero_padding = 0;
+  a.v_int64 = 0;
+  return a;
+}
 
 // Specialised per supported type with:
 //   static constexpr const char* kName;

@@ -100,4 +100,11 @@ void Log(const char* message);
 }  // namespace port
 }  // namespace ffi_core
 
+// A port may define the reference-count operations above inline in
+// <ffi_core/port_ref_count.h> (the host does, so an incref costs no call);
+// the others define them out of line in their sources.
+#if __has_include(<ffi_core/port_ref_count.h>)
+#include <ffi_core/port_ref_count.h>
+#endif
+
 #endif  // FFI_CORE_PORT_H_
