@@ -62,14 +62,6 @@ TVM_FFI_DLL_EXPORT int __tvm_ffi_add_i64(void* handle, const TVMFFIAny* args, in
   return 0;
 }
 
-static TVMFFIAny MakeInt(int64_t v) {
-  TVMFFIAny a;
-  memset(&a, 0, sizeof(a));
-  a.type_index = kTVMFFIInt;
-  a.v_int64 = v;
-  return a;
-}
-
 static int TextIs(TVMFFIByteArray b, const char* s) {
   return b.size == strlen(s) && memcmp(b.data, s, b.size) == 0;
 }
@@ -97,8 +89,8 @@ int main(void) {
   EXPECT(g_heap.live == 1);
 
   /* A good call. The caller sets the result to None first. */
-  args[0] = MakeInt(40);
-  args[1] = MakeInt(2);
+  args[0] = Int(40);
+  args[1] = Int(2);
   memset(&result, 0, sizeof(result));
   EXPECT(TVMFFIFunctionCall(func, args, 2, &result) == 0);
   EXPECT(result.type_index == kTVMFFIInt && result.v_int64 == 42);
@@ -134,7 +126,7 @@ int main(void) {
   EXPECT(TVMFFIFunctionSetGlobal(&name, func, 0) == 0);
   EXPECT(TVMFFIFunctionGetGlobal(&name, &global) == 0);
   EXPECT(global == func);
-  args[1] = MakeInt(-50);
+  args[1] = Int(-50);
   memset(&result, 0, sizeof(result));
   EXPECT(TVMFFIFunctionCall(global, args, 2, &result) == 0);
   EXPECT(result.v_int64 == -10);

@@ -4,6 +4,7 @@
 #define FFI_CORE_TESTS_C_TEST_SUPPORT_H_
 
 #include <stdio.h>
+#include <string.h>
 #include <tvm/ffi/c_api.h>
 
 static int g_passed = 0;
@@ -18,6 +19,34 @@ static int g_failed = 0;
       printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond); \
     }                                                          \
   } while (0)
+
+/* Argument values, every byte set (the padding invariants). */
+static inline TVMFFIAny None(void) {
+  TVMFFIAny a;
+  memset(&a, 0, sizeof(a));
+  return a;
+}
+
+static inline TVMFFIAny Int(int64_t v) {
+  TVMFFIAny a = None();
+  a.type_index = kTVMFFIInt;
+  a.v_int64 = v;
+  return a;
+}
+
+static inline TVMFFIAny Float(double v) {
+  TVMFFIAny a = None();
+  a.type_index = kTVMFFIFloat;
+  a.v_float64 = v;
+  return a;
+}
+
+static inline TVMFFIAny RawStr(const char* s) {
+  TVMFFIAny a = None();
+  a.type_index = kTVMFFIRawStr;
+  a.v_c_str = s;
+  return a;
+}
 
 static inline TVMFFIErrorCell* ErrorCellOf(TVMFFIObjectHandle err) {
   return (TVMFFIErrorCell*)((char*)err + sizeof(TVMFFIObject));

@@ -17,26 +17,6 @@
 
 #include "../c/c_test_support.h"
 
-static TVMFFIAny None(void) {
-  TVMFFIAny a;
-  memset(&a, 0, sizeof(a));
-  return a;
-}
-
-static TVMFFIAny Float(double v) {
-  TVMFFIAny a = None();
-  a.type_index = kTVMFFIFloat;
-  a.v_float64 = v;
-  return a;
-}
-
-static TVMFFIAny RawStr(const char* s) {
-  TVMFFIAny a = None();
-  a.type_index = kTVMFFIRawStr;
-  a.v_c_str = s;
-  return a;
-}
-
 static TVMFFIAny Tensor(DLTensor* t) {
   TVMFFIAny a = None();
   a.type_index = kTVMFFIDLTensorPtr;

@@ -13,33 +13,6 @@
 
 #include "../c/c_test_support.h"
 
-static TVMFFIAny None(void) {
-  TVMFFIAny a;
-  memset(&a, 0, sizeof(a));
-  return a;
-}
-
-static TVMFFIAny Int(int64_t v) {
-  TVMFFIAny a = None();
-  a.type_index = kTVMFFIInt;
-  a.v_int64 = v;
-  return a;
-}
-
-static TVMFFIAny Float(double v) {
-  TVMFFIAny a = None();
-  a.type_index = kTVMFFIFloat;
-  a.v_float64 = v;
-  return a;
-}
-
-static TVMFFIAny RawStr(const char* s) {
-  TVMFFIAny a = None();
-  a.type_index = kTVMFFIRawStr;
-  a.v_c_str = s;
-  return a;
-}
-
 static TVMFFIAny Object(int32_t type_index, void* obj) {
   TVMFFIAny a = None();
   a.type_index = type_index;

@@ -20,19 +20,6 @@ static TVMFFIByteArray Bytes(const char* s) {
   return b;
 }
 
-static TVMFFIAny None(void) {
-  TVMFFIAny a;
-  memset(&a, 0, sizeof(a));
-  return a;
-}
-
-static TVMFFIAny Int(int64_t v) {
-  TVMFFIAny a = None();
-  a.type_index = kTVMFFIInt;
-  a.v_int64 = v;
-  return a;
-}
-
 /* Releases the pending error; 1 if there was one. */
 static int DropError(void) {
   TVMFFIObjectHandle err = NULL;
