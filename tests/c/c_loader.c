@@ -31,20 +31,6 @@ static TVMFFIObjectHandle GetGlobal(const char* name) {
   return f;
 }
 
-static DLTensor Float32Vector(float* data, int64_t* shape) {
-  DLTensor t;
-  memset(&t, 0, sizeof(t));
-  t.data = data;
-  t.device.device_type = kDLCPU;
-  t.device.device_id = 0;
-  t.ndim = 1;
-  t.dtype.code = kDLFloat;
-  t.dtype.bits = 32;
-  t.dtype.lanes = 1;
-  t.shape = shape;
-  return t;
-}
-
 static TVMFFIAny Pointer(int32_t type_index, const void* p) {
   TVMFFIAny a;
   memset(&a, 0, sizeof(a));
@@ -86,8 +72,8 @@ int main(int argc, char** argv) {
   add_one = func.v_obj;
 
   /* Step 3: call it with two DLTensor pointers. */
-  tx = Float32Vector(x, shape);
-  ty = Float32Vector(y, shape);
+  tx = Float32Vector(x, kDLCPU, shape);
+  ty = Float32Vector(y, kDLCPU, shape);
   args[0] = Pointer(kTVMFFIDLTensorPtr, &tx);
   args[1] = Pointer(kTVMFFIDLTensorPtr, &ty);
   memset(&result, 0, sizeof(result));

@@ -48,6 +48,31 @@ static inline TVMFFIAny RawStr(const char* s) {
   return a;
 }
 
+/* A 1-D float32 tensor over `data`, every byte of it set. */
+static inline DLTensor Float32Vector(void* data, DLDeviceType device_type, int64_t* shape) {
+  DLTensor t;
+  memset(&t, 0, sizeof(t));
+  t.data = data;
+  t.device.device_type = device_type;
+  t.device.device_id = 0;
+  t.ndim = 1;
+  t.dtype.code = kDLFloat;
+  t.dtype.bits = 32;
+  t.dtype.lanes = 1;
+  t.shape = shape;
+  return t;
+}
+
+/* The global function `name`, counted as a failure when missing. */
+static inline TVMFFIObjectHandle Global(const char* name) {
+  TVMFFIByteArray n;
+  TVMFFIObjectHandle f = NULL;
+  n.data = name;
+  n.size = strlen(name);
+  EXPECT(TVMFFIFunctionGetGlobal(&n, &f) == 0 && f != NULL);
+  return f;
+}
+
 static inline TVMFFIErrorCell* ErrorCellOf(TVMFFIObjectHandle err) {
   return (TVMFFIErrorCell*)((char*)err + sizeof(TVMFFIObject));
 }

@@ -24,29 +24,6 @@ static TVMFFIAny Tensor(DLTensor* t) {
   return a;
 }
 
-static DLTensor Vector(void* data, DLDeviceType device_type, int64_t* shape) {
-  DLTensor t;
-  memset(&t, 0, sizeof(t));
-  t.data = data;
-  t.device.device_type = device_type;
-  t.device.device_id = 0;
-  t.ndim = 1;
-  t.dtype.code = kDLFloat;
-  t.dtype.bits = 32;
-  t.dtype.lanes = 1;
-  t.shape = shape;
-  return t;
-}
-
-static TVMFFIObjectHandle Global(const char* name) {
-  TVMFFIByteArray n;
-  TVMFFIObjectHandle f = NULL;
-  n.data = name;
-  n.size = strlen(name);
-  EXPECT(TVMFFIFunctionGetGlobal(&n, &f) == 0 && f != NULL);
-  return f;
-}
-
 static TVMFFIObjectHandle LoadModule(const char* path) {
   TVMFFIObjectHandle load = Global("ffi.ModuleLoadFromFile");
   TVMFFIAny arg = RawStr(path);
@@ -118,7 +95,7 @@ static int Check(const char* path) {
   TVMFFIObjectHandle add_one, scale;
   float x[3] = {1.0f, 2.0f, 3.0f}, y[3] = {0, 0, 0};
   int64_t shape[1] = {3};
-  DLTensor tx = Vector(x, kDLCPU, shape), ty = Vector(y, kDLCPU, shape);
+  DLTensor tx = Float32Vector(x, kDLCPU, shape), ty = Float32Vector(y, kDLCPU, shape);
   TVMFFIAny args[3];
   EXPECT(m != NULL);
   if (m == NULL) return ReportResults();
@@ -201,8 +178,8 @@ static void RunOnDevice(TVMFFIObjectHandle add_one, TVMFFIObjectHandle scale, in
   CUDA_OK(cudaMemcpyAsync(dev_x, host_x, bytes, cudaMemcpyHostToDevice, stream));
   /* 0xff bytes are a NaN: an element the kernel skipped cannot match. */
   CUDA_OK(cudaMemsetAsync(dev_y, 0xff, bytes + sizeof(float), stream));
-  tx = Vector(dev_x, kDLCUDA, shape);
-  ty = Vector(dev_y, kDLCUDA, shape);
+  tx = Float32Vector(dev_x, kDLCUDA, shape);
+  ty = Float32Vector(dev_y, kDLCUDA, shape);
   args[0] = Tensor(&tx);
   args[1] = Tensor(&ty);
 
@@ -271,13 +248,13 @@ static int Gpu(const char* path) {
     DLTensor tx, ty;
     TVMFFIAny args[2];
     CUDA_OK(cudaMalloc((void**)&dev, sizeof(host)));
-    tx = Vector(dev, kDLCUDA, shape);
-    ty = Vector(host, kDLCPU, shape);
+    tx = Float32Vector(dev, kDLCUDA, shape);
+    ty = Float32Vector(host, kDLCPU, shape);
     args[0] = Tensor(&tx);
     args[1] = Tensor(&ty);
     CallFails("add_one(gpu x, cpu y)", add_one, args, 2, "ValueError",
               "add_one: y must be a CUDA tensor");
-    ty = Vector(dev, kDLCUDA, shape);
+    ty = Float32Vector(dev, kDLCUDA, shape);
     ty.dtype.bits = 64;
     CallFails("add_one(gpu x, gpu float64 y)", add_one, args, 2, "TypeError",
               "add_one: expects float32");

@@ -47,15 +47,6 @@ static void PrintValue(const TVMFFIAny* v) {
   }
 }
 
-static TVMFFIObjectHandle Global(const char* name) {
-  TVMFFIByteArray n;
-  TVMFFIObjectHandle f = NULL;
-  n.data = name;
-  n.size = strlen(name);
-  EXPECT(TVMFFIFunctionGetGlobal(&n, &f) == 0 && f != NULL);
-  return f;
-}
-
 /* Calls f; prints "<label> -> value" or "<label> -> Kind: message". */
 static TVMFFIAny Call(const char* label, TVMFFIObjectHandle f, TVMFFIAny* args, int32_t n) {
   TVMFFIAny result = None();

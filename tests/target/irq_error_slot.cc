@@ -15,7 +15,11 @@
 #include <cstdio>
 #include <cstring>
 
+#include "target_test_support.h"
+
 using namespace ffi_core;
+
+using target_test::Expect;
 
 namespace {
 
@@ -51,17 +55,6 @@ void OnTick(void*) {
     g_irq_wrong = g_irq_wrong + 1;
   }
   TVMFFIObjectDecRef(e);
-}
-
-int g_passed = 0;
-int g_failed = 0;
-void Expect(bool ok, const char* what) {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAILED: %s\n", what);
-  }
 }
 
 }  // namespace
@@ -143,6 +136,5 @@ int main() {
     pool_free = pool_free && Is(e.message(), "refill");
   }
   Expect(pool_free, "every pooled error came back");
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
+  return target_test::Report();
 }

@@ -9,7 +9,11 @@
 
 #include <cstdio>
 
+#include "target_test_support.h"
+
 using namespace ffi_core;
+
+using target_test::Expect;
 
 namespace {
 
@@ -47,17 +51,6 @@ void OnTick(void*) {
   if (h != nullptr) {
     g_handoff = nullptr;
     ObjectDecRef(h);  // the last strong reference, racing the main loop
-  }
-}
-
-int g_passed = 0;
-int g_failed = 0;
-void Expect(bool ok, const char* what) {
-  if (ok) {
-    ++g_passed;
-  } else {
-    ++g_failed;
-    std::printf("FAILED: %s\n", what);
   }
 }
 
@@ -102,6 +95,5 @@ int main() {
   for (const TVMFFIObject& o : g_objects) all_dead = all_dead && ObjectStrongCount(&o) == 0;
   Expect(all_dead, "no object left alive");
   ObjectDecRef(&g_shared);
-  std::printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
+  return target_test::Report();
 }
