@@ -12,9 +12,9 @@ set(_pkg_dir "${CMAKE_INSTALL_LIBDIR}/cmake/ffi_core")
 set(_share "share/ffi_core")
 
 install(DIRECTORY core/include/ port/include/ tvm_backend/include/ DESTINATION include)
-if(FFI_CORE_PORT_INCLUDE_DIR)
-  install(DIRECTORY "${FFI_CORE_PORT_INCLUDE_DIR}/" DESTINATION include)
-endif()
+foreach(_dir IN LISTS FFI_CORE_PORT_INCLUDE_DIR)
+  install(DIRECTORY "${_dir}/" DESTINATION include)
+endforeach()
 install(FILES "${FFI_CORE_DLPACK_INCLUDE_DIR}/dlpack/dlpack.h" DESTINATION include/dlpack)
 
 set_target_properties(ffi_core_tvm PROPERTIES EXPORT_NAME tvm)

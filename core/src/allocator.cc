@@ -6,7 +6,6 @@
 #include <ffi_core/port.h>
 
 #include <cstdint>
-#include <cstdlib>
 
 namespace ffi_core {
 namespace {
@@ -61,10 +60,14 @@ void* RaiseNull(Status /*raised*/) { return nullptr; }
                                            alignment, " (alignment: a power of two up to 4096)"}));
 }
 
-[[gnu::cold, gnu::noinline]] void* RaiseExhausted(size_t total, int32_t type_index) {
+[[gnu::cold, gnu::noinline]] void* RaiseExhausted(const Allocator* a, size_t total,
+                                                  int32_t type_index) {
   return RaiseNull(RaiseError(
       ErrorKind::kMemoryError,
-      {"allocator exhausted: cannot allocate ", total, " bytes for type index ", type_index}));
+      {"allocator exhausted: cannot allocate ", total, " bytes for type index ", type_index,
+       a == SystemAllocator() ? " from the system heap (none on bare metal: see "
+                                "ffi_core::SetAllocator)"
+                              : ""}));
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
@@ -78,7 +81,7 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
   }
   const size_t total = body_offset + size;
   void* base = Allocate(*a, total, alignment);
-  if (base == nullptr) return RaiseExhausted(total, type_index);
+  if (base == nullptr) return RaiseExhausted(a, total, type_index);
   char* body = static_cast<char*>(base) + body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
   BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
@@ -90,20 +93,12 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
 
 TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
 
-// malloc-backed allocator: over-allocates and keeps the original pointer
-// just before the aligned block, so any alignment works on any libc.
-void* MallocAllocate(void*, size_t size, size_t alignment) {
-  if (!IsPowerOfTwo(alignment) || size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
-  void* raw = std::malloc(size + alignment + sizeof(void*));
-  if (raw == nullptr) return nullptr;
-  uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(raw) + sizeof(void*), alignment);
-  reinterpret_cast<void**>(aligned)[-1] = raw;
-  return reinterpret_cast<void*>(aligned);
+// The port's system heap (none on bare metal: every request gets NULL).
+void* SystemHeapAllocate(void*, size_t size, size_t alignment) {
+  return port::SystemAllocate(size, alignment);
 }
-void MallocDeallocate(void*, void* ptr, size_t, size_t) {
-  if (ptr != nullptr) std::free(static_cast<void**>(ptr)[-1]);
-}
-Allocator g_malloc = {&MallocAllocate, &MallocDeallocate, nullptr};
+void SystemHeapDeallocate(void*, void* ptr, size_t, size_t) { port::SystemFree(ptr); }
+Allocator g_system = {&SystemHeapAllocate, &SystemHeapDeallocate, nullptr};
 
 }  // namespace
 
@@ -112,8 +107,8 @@ void SetAllocator(Allocator* allocator) {
   g_allocator_set = true;
 }
 void UseDefaultAllocator() { g_allocator_set = false; }
-Allocator* GetAllocator() { return g_allocator_set ? g_allocator : port::DefaultAllocator(); }
-Allocator* MallocAllocator() { return &g_malloc; }
+Allocator* GetAllocator() { return g_allocator_set ? g_allocator : &g_system; }
+Allocator* SystemAllocator() { return &g_system; }
 
 TVMFFICustomAllocator* CurrentCustomAllocator() {
   return g_custom != nullptr ? g_custom : &g_builtin;

@@ -1,9 +1,17 @@
-// Raising into and taking from the error slot (see error_slot.h).
+// Raising errors into the calling context's slot and reading them back.
+// Raised errors live in one pool shared by every context: FFI_CORE_ERROR_POOL_SIZE
+// complete Error objects with fixed-size kind and message buffers, so raising
+// needs no heap. Raising claims a free one atomically; TVMFFIErrorMoveFromRaised
+// hands it to the caller as an ordinary ref-counted object that goes back to the
+// pool when its last reference is released, on whichever context that happens,
+// so an error outlives the context that raised it.
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
 
 #include <cstring>
+
+#include "calling_context.h"
 
 namespace ffi_core {
 namespace {
@@ -20,6 +28,24 @@ bool AppendBytes(char* buf, size_t cap, size_t* len, const char* text, size_t n)
   return take == n;
 }
 
+// Appends a NUL-terminated text in one pass (no strlen, then copy: raising
+// is on the error path of every call, and messages are short).
+bool AppendCStr(char* buf, size_t cap, size_t* len, const char* text) {
+  char* out = buf + *len;
+  char* const last = buf + cap - 1;
+  bool whole = true;
+  for (; *text != '\0'; ++text) {
+    if (out == last) {
+      whole = false;
+      break;
+    }
+    *out++ = *text;
+  }
+  *out = '\0';
+  *len = static_cast<size_t>(out - buf);
+  return whole;
+}
+
 // Ends a cut-short text with the marker so truncation is always visible.
 void MarkTruncated(char* buf, size_t cap, size_t* len) {
   const size_t marker_len = sizeof(kMarker) - 1;
@@ -28,13 +54,6 @@ void MarkTruncated(char* buf, size_t cap, size_t* len) {
   if (at > cap - 1 - marker_len) at = cap - 1 - marker_len;
   std::memcpy(buf + at, kMarker, marker_len + 1);
   *len = at + marker_len;
-}
-
-size_t CopyText(char* buf, size_t cap, const char* text, size_t n) {
-  size_t len = 0;
-  buf[0] = '\0';
-  if (!AppendBytes(buf, cap, &len, text, n)) MarkTruncated(buf, cap, &len);
-  return len;
 }
 
 // Copies a byte array and its terminator; empty arrays may have NULL data.
@@ -47,12 +66,16 @@ void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) 
   // ffi-core keeps no backtraces (no room on an MCU); updates are dropped.
 }
 
-// One entry of the pool shared by every calling context (error_slot.h). The
-// flag, not the reference count, says whether the entry is taken: the count
-// reaches zero before the deleter has finished reading the header.
+// One entry of the pool shared by every calling context. The flag, not the
+// reference count, says whether the entry is taken: the count reaches zero
+// before the deleter has finished reading the header. `code` keeps the kind
+// as an ErrorKind, so reading it back needs no name comparison.
 struct PooledError {
-  InlineErrorObj error;
+  ErrorObj error;
+  char kind[FFI_CORE_ERROR_KIND_CAPACITY];
+  char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
   uint32_t taken;
+  ErrorKind code;
 };
 PooledError g_pool[FFI_CORE_ERROR_POOL_SIZE];
 
@@ -76,52 +99,64 @@ ErrorObj g_exhausted = {{kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
                          nullptr,
                          nullptr}};
 
-InlineErrorObj* ClaimFromPool() {
+PooledError* ClaimFromPool() {
   for (PooledError& e : g_pool) {
-    if (port::FlagTryClaim(&e.taken)) return &e.error;
+    if (port::FlagTryClaim(&e.taken)) return &e;
   }
   return nullptr;
 }
 
-void ReplacePending(ErrorSlot* slot, TVMFFIObject* error) {
-  TVMFFIObject* old = slot->pending;
-  slot->pending = error;
-  if (old != nullptr) ObjectDecRef(old);
+// The pool entry behind an error object, or NULL when it is not pooled.
+const PooledError* AsPooled(const TVMFFIObject* error) {
+  if (error->deleter != &PooledErrorDeleter) return nullptr;
+  return reinterpret_cast<const PooledError*>(error);
 }
 
 // Writes a message into buf (capacity cap, length *len); false when cut short.
 using MessageWriter = bool (*)(const void* context, char* buf, size_t cap, size_t* len);
 
 // Fills a pooled error; the writer builds the message straight into place.
+// With no `kind` text the error is of kind `code`, named by its static name;
+// with one, the text is copied and `code` is kOk: not known until asked for.
 // Not a template, so firmware links one copy of the slot logic.
-void RaiseInto(const char* kind, size_t kind_size, MessageWriter write_message,
-               const void* context) {
-  ErrorSlot* slot = port::CurrentErrorSlot();
-  InlineErrorObj* e = ClaimFromPool();
-  if (e == nullptr && slot->pending != nullptr) {
+void RaiseInto(ErrorKind code, const char* kind, MessageWriter write_message, const void* context) {
+  CallingContext& ctx = CallingContext::Current();
+  PooledError* e = ClaimFromPool();
+  if (e == nullptr && ctx.has_pending()) {
     // Pool empty: free our pending error first (it is being replaced anyway).
-    ReplacePending(slot, nullptr);
+    ctx.SetPending(nullptr);
     e = ClaimFromPool();
   }
   if (e == nullptr) {
     ObjectIncRef(&g_exhausted.header);
-    ReplacePending(slot, &g_exhausted.header);
+    ctx.SetPending(&g_exhausted.header);
     return;
   }
   InitObjectHeader(&e->error.header, kTVMFFIError, &PooledErrorDeleter);
-  const size_t kind_len = CopyText(e->kind, sizeof(e->kind), kind, kind_size);
+  e->code = code;
+  if (kind == nullptr) {
+    // A known kind: its static name, no copy.
+    kind = ErrorKindName(code);
+    e->error.cell.kind = TVMFFIByteArray{kind, std::strlen(kind)};
+  } else {
+    size_t kind_len = 0;
+    e->kind[0] = '\0';
+    if (!AppendCStr(e->kind, sizeof(e->kind), &kind_len, kind)) {
+      MarkTruncated(e->kind, sizeof(e->kind), &kind_len);
+    }
+    e->error.cell.kind = TVMFFIByteArray{e->kind, kind_len};
+  }
   size_t msg_len = 0;
   e->message[0] = '\0';
   if (!write_message(context, e->message, sizeof(e->message), &msg_len)) {
     MarkTruncated(e->message, sizeof(e->message), &msg_len);
   }
-  e->error.cell.kind = TVMFFIByteArray{e->kind, kind_len};
   e->error.cell.message = TVMFFIByteArray{e->message, msg_len};
   e->error.cell.backtrace = TVMFFIByteArray{"", 0};
   e->error.cell.update_backtrace = &IgnoreBacktraceUpdate;
   e->error.cell.cause_chain = nullptr;
   e->error.cell.extra_context = nullptr;
-  ReplacePending(slot, &e->error.header);
+  ctx.SetPending(&e->error.header);
 }
 
 // The C API's message: an array of C strings, NULL ones skipped.
@@ -140,8 +175,7 @@ bool WriteMessageParts(const void* context, char* buf, size_t cap, size_t* len) 
 bool WriteCStrParts(const void* context, char* buf, size_t cap, size_t* len) {
   const CStrParts* p = static_cast<const CStrParts*>(context);
   for (size_t i = 0; i < p->count; ++i) {
-    if (p->parts[i] == nullptr) continue;
-    if (!AppendBytes(buf, cap, len, p->parts[i], std::strlen(p->parts[i]))) return false;
+    if (p->parts[i] != nullptr && !AppendCStr(buf, cap, len, p->parts[i])) return false;
   }
   return true;
 }
@@ -171,8 +205,7 @@ unsigned DivMod10(unsigned long long* v) {
 
 bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
   if (form_ == Form::kText) {
-    const char* t = text_ != nullptr ? text_ : "(null)";
-    return AppendBytes(buf, cap, len, t, std::strlen(t));
+    return AppendCStr(buf, cap, len, text_ != nullptr ? text_ : "(null)");
   }
   char digits[24];
   size_t n = 0;
@@ -187,28 +220,17 @@ bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
 }
 
 Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message) {
-  const char* name = ErrorKindName(kind);
-  RaiseInto(name, std::strlen(name), &WriteMessageParts, &message);
+  RaiseInto(kind, nullptr, &WriteMessageParts, &message);
   return Status(kind);
 }
 
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts) {
-  if (kind == nullptr) kind = "RuntimeError";
   const CStrParts context{parts, num_parts};
-  RaiseInto(kind, std::strlen(kind), &WriteCStrParts, &context);
-}
-
-ErrorKind ErrorKindFromName(const char* name, size_t size) {
-  static constexpr ErrorKind kKinds[] = {
-      ErrorKind::kTypeError,           ErrorKind::kValueError,
-      ErrorKind::kIndexError,          ErrorKind::kKeyError,
-      ErrorKind::kMemoryError,         ErrorKind::kRuntimeError,
-      ErrorKind::kNotImplementedError, ErrorKind::kInternalError};
-  for (ErrorKind k : kKinds) {
-    const char* n = ErrorKindName(k);
-    if (std::strlen(n) == size && std::memcmp(n, name, size) == 0) return k;
+  if (kind == nullptr) {
+    RaiseInto(ErrorKind::kRuntimeError, nullptr, &WriteCStrParts, &context);
+  } else {
+    RaiseInto(ErrorKind::kOk, kind, &WriteCStrParts, &context);
   }
-  return ErrorKind::kRuntimeError;
 }
 
 Status detail::FailureOrInternalError(Status status) {
@@ -217,22 +239,23 @@ Status detail::FailureOrInternalError(Status status) {
                     {"an Expected was built from an OK Status without a value"});
 }
 
-bool HasPendingError() { return port::CurrentErrorSlot()->pending != nullptr; }
+bool HasPendingError() { return CallingContext::Current().has_pending(); }
 
 Status StatusFromPendingError() {
-  TVMFFIObject* pending = port::CurrentErrorSlot()->pending;
+  const TVMFFIObject* pending = CallingContext::Current().pending();
   if (pending == nullptr) {
     return RaiseError(ErrorKind::kRuntimeError, {"call failed without raising an error"});
   }
   if (pending->type_index != kTVMFFIError) return Status(ErrorKind::kRuntimeError);
-  const TVMFFIByteArray kind = TVMFFIErrorGetCellPtr(pending)->kind;
+  const PooledError* pooled = AsPooled(pending);
+  if (pooled != nullptr && pooled->code != ErrorKind::kOk) return Status(pooled->code);
+  // Raised by name, or another runtime's error: by its name.
+  const TVMFFIByteArray kind = TVMFFIErrorGetCellPtr(const_cast<TVMFFIObject*>(pending))->kind;
   return Status(ErrorKindFromName(kind.data, kind.size));
 }
 
 Error Error::MoveFromRaised() {
-  ErrorSlot* slot = port::CurrentErrorSlot();
-  TVMFFIObject* pending = slot->pending;
-  slot->pending = nullptr;
+  TVMFFIObject* pending = CallingContext::Current().TakePending();
   return Error(ObjectPtr<ErrorObj>::Adopt(reinterpret_cast<ErrorObj*>(pending)));
 }
 

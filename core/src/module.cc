@@ -393,8 +393,10 @@ Expected<Module> Module::SystemLib(const char* prefix, size_t prefix_size) {
 
 Expected<Module> Module::LoadFromFile(const char* path) {
   if (path == nullptr) return RaiseError(ErrorKind::kValueError, {"LoadFromFile: NULL path"});
-  void* lib = port::LibraryOpen(path);
-  if (lib == nullptr) return StatusFromPendingError();
+  char why[160];
+  void* lib = port::LibraryOpen(path, why, sizeof(why));
+  // The reason first (e.g. the undefined symbol), so a cut message keeps it.
+  if (lib == nullptr) return RaiseError(ErrorKind::kRuntimeError, {why, " (loading '", path, "')"});
   Expected<Module> m = NewModule(lib, nullptr, nullptr);
   if (!m.ok()) {
     port::LibraryClose(lib);

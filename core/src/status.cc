@@ -1,29 +1,43 @@
+// The names of the error kinds, in one table indexed by ErrorKind.
 #include <ffi_core/status.h>
 
+#include <cstring>
+
 namespace ffi_core {
+namespace {
+
+struct KindName {
+  const char* text;
+  size_t size;
+};
+#define FFI_CORE_KIND_NAME(text) \
+  KindName { text, sizeof(text) - 1 }
+constexpr KindName kNames[] = {
+    FFI_CORE_KIND_NAME("Ok"),           FFI_CORE_KIND_NAME("TypeError"),
+    FFI_CORE_KIND_NAME("ValueError"),   FFI_CORE_KIND_NAME("IndexError"),
+    FFI_CORE_KIND_NAME("KeyError"),     FFI_CORE_KIND_NAME("MemoryError"),
+    FFI_CORE_KIND_NAME("RuntimeError"), FFI_CORE_KIND_NAME("NotImplementedError"),
+    FFI_CORE_KIND_NAME("InternalError")};
+#undef FFI_CORE_KIND_NAME
+constexpr size_t kNumKinds = sizeof(kNames) / sizeof(kNames[0]);
+static_assert(kNumKinds == static_cast<size_t>(ErrorKind::kInternalError) + 1,
+              "one name per ErrorKind");
+
+}  // namespace
 
 const char* ErrorKindName(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kOk:
-      return "Ok";
-    case ErrorKind::kTypeError:
-      return "TypeError";
-    case ErrorKind::kValueError:
-      return "ValueError";
-    case ErrorKind::kIndexError:
-      return "IndexError";
-    case ErrorKind::kKeyError:
-      return "KeyError";
-    case ErrorKind::kMemoryError:
-      return "MemoryError";
-    case ErrorKind::kRuntimeError:
-      return "RuntimeError";
-    case ErrorKind::kNotImplementedError:
-      return "NotImplementedError";
-    case ErrorKind::kInternalError:
-      return "InternalError";
+  const size_t i = static_cast<size_t>(kind);
+  return kNames[i < kNumKinds ? i : static_cast<size_t>(ErrorKind::kRuntimeError)].text;
+}
+
+ErrorKind ErrorKindFromName(const char* name, size_t size) {
+  // From 1: kOk is no error's name.
+  for (size_t i = 1; i < kNumKinds; ++i) {
+    if (kNames[i].size == size && std::memcmp(kNames[i].text, name, size) == 0) {
+      return static_cast<ErrorKind>(i);
+    }
   }
-  return "RuntimeError";
+  return ErrorKind::kRuntimeError;
 }
 
 }  // namespace ffi_core

@@ -1,18 +1,15 @@
-// What every bare-metal port shares: the error slot and environment context,
-// the default allocator (none), no dynamic libraries, and fatal errors and
-// logging, behind weak hooks the firmware may override (ffi_core/port_hooks.h).
-#include <ffi_core/allocator.h>
-#include <ffi_core/env_context.h>
-#include <ffi_core/error.h>
-#include <ffi_core/error_slot.h>
+// What every bare-metal port shares: the calling context's storage, no
+// system heap, no dynamic libraries, and fatal errors and logging, behind
+// weak hooks the firmware may override (ffi_core/port_hooks.h).
 #include <ffi_core/port.h>
 #include <ffi_core/port_hooks.h>
 
+#include <cstring>
+
 namespace {
 
-// Zero-filled in .bss: empty and valid, so no constructor runs at startup.
-ffi_core::ErrorSlot g_error_slot;
-ffi_core::EnvContext g_env_context;
+// Zero-filled in .bss: an empty context, so no constructor runs at startup.
+ffi_core::port::ContextStorage g_context;
 
 }  // namespace
 
@@ -21,10 +18,8 @@ ffi_core::EnvContext g_env_context;
 // seen everywhere.
 extern "C" {
 
-__attribute__((weak)) ffi_core::ErrorSlot* ffi_core_port_error_slot(void) { return &g_error_slot; }
-
-__attribute__((weak)) ffi_core::EnvContext* ffi_core_port_env_context(void) {
-  return &g_env_context;
+__attribute__((weak)) ffi_core::port::ContextStorage* ffi_core_port_context(void) {
+  return &g_context;
 }
 
 __attribute__((weak)) void ffi_core_log(const char* /*message*/) {}
@@ -40,20 +35,21 @@ __attribute__((weak)) void ffi_core_fatal(const char* message) {
 namespace ffi_core {
 namespace port {
 
-ErrorSlot* CurrentErrorSlot() { return ffi_core_port_error_slot(); }
-EnvContext* CurrentEnvContext() { return ffi_core_port_env_context(); }
+ContextStorage* CurrentContext() { return ffi_core_port_context(); }
 
-// No heap is assumed; core reports allocations as MemoryError until the
-// firmware installs an allocator (SetAllocator).
-Allocator* DefaultAllocator() { return nullptr; }
+// No heap is assumed: objects need an allocator the firmware installs.
+void* SystemAllocate(size_t /*size*/, size_t /*alignment*/) { return nullptr; }
+void SystemFree(void* /*ptr*/) {}
 
 // No loader on bare metal: kernels are linked in (the system library).
-void* LibraryOpen(const char* path) {
-  // The port contract is NULL plus a raised error; the Status adds nothing.
-  static_cast<void>(RaiseError(
-      ErrorKind::kNotImplementedError,
-      {"cannot load '", path != nullptr ? path : "(null)",
-       "': no dynamic libraries on bare metal; link the module in as a system library"}));
+void* LibraryOpen(const char* /*path*/, char* why, size_t why_size) {
+  static constexpr char kWhy[] =
+      "no dynamic libraries on bare metal; link the module in as a system library";
+  if (why_size != 0) {
+    const size_t n = sizeof(kWhy) - 1 < why_size - 1 ? sizeof(kWhy) - 1 : why_size - 1;
+    std::memcpy(why, kWhy, n);
+    why[n] = '\0';
+  }
   return nullptr;
 }
 void* LibrarySymbol(void* /*library*/, const char* /*name*/) { return nullptr; }

@@ -2,8 +2,7 @@
 // updates and look-ups are short, so masking interrupts is cheaper than any
 // lock and cannot deadlock against an interrupt handler using the tables.
 #include <ffi_core/port.h>
-
-#include "primask.h"
+#include <ffi_core/port_primask.h>
 
 namespace ffi_core {
 namespace port {

@@ -1,11 +1,7 @@
-// Host port: one error slot per thread; a mutex for tables. The reference
-// counts are inline, in include/ffi_core/port_ref_count.h.
+// Host port: one calling context per thread, a mutex for tables, the C
+// library's heap, dlopen. The reference counts are inline, in
+// include/ffi_core/port_atomics.h.
 #include <dlfcn.h>
-#include <ffi_core/allocator.h>
-#include <ffi_core/env_context.h>
-#include <ffi_core/error.h>
-#include <ffi_core/error_slot.h>
-#include <ffi_core/object.h>
 #include <ffi_core/port.h>
 
 #include <cstdio>
@@ -17,59 +13,62 @@ namespace ffi_core {
 namespace port {
 namespace {
 
-// Releases a pending error when its thread ends. Errors the thread moved out
-// live in the shared pool (error.cc), not here, so they outlive the thread.
-struct ThreadErrorSlot {
-  ErrorSlot slot;
-  ~ThreadErrorSlot() {
-    if (slot.pending != nullptr) ObjectDecRef(slot.pending);
-  }
+// Releases what the thread's context holds when the thread ends. Errors it
+// moved out live in core's shared pool, not here, so they outlive the thread.
+struct ThreadContext {
+  ContextStorage storage;
+  ~ThreadContext() { ReleaseContext(&storage); }
 };
-thread_local ThreadErrorSlot t_slot;
-thread_local EnvContext t_env;
+thread_local ThreadContext t_context;
 
 // Recursive: GlobalLock nests on every port (TVMFFIHandleInitOnce holds it
 // while its init function looks functions up).
 std::recursive_mutex g_lock;
 
+// Copies text into why[0, why_size), cut to fit.
+void WriteWhy(char* why, size_t why_size, const char* text) {
+  if (why_size == 0) return;
+  std::snprintf(why, why_size, "%s", text);
+}
+
 }  // namespace
 
-bool FlagTryClaim(uint32_t* flag) {
-  uint32_t expected = 0;
-  return __atomic_compare_exchange_n(flag, &expected, 1u, /*weak=*/false, __ATOMIC_ACQUIRE,
-                                     __ATOMIC_RELAXED);
-}
-
-void FlagRelease(uint32_t* flag) { __atomic_store_n(flag, 0u, __ATOMIC_RELEASE); }
-
-ErrorSlot* CurrentErrorSlot() { return &t_slot.slot; }
-EnvContext* CurrentEnvContext() { return &t_env; }
-
-void* LibraryOpen(const char* path) {
-  // RTLD_LOCAL keeps each kernel library's own symbols private; its
-  // undefined TVMFFI* symbols bind to whichever runtime the process has.
-  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (lib != nullptr) return lib;
-  const char* why = dlerror();
-  if (why == nullptr) why = "unknown dlopen failure";
-  // The whole text goes to the log; the error puts the reason (e.g. the
-  // undefined symbol) before the path, so a cut message keeps it.
-  Log(why);
-  const size_t path_size = std::strlen(path);
-  if (std::strncmp(why, path, path_size) == 0 && std::strncmp(why + path_size, ": ", 2) == 0) {
-    why += path_size + 2;
-  }
-  // The port contract is NULL plus a raised error; the Status adds nothing.
-  static_cast<void>(RaiseError(ErrorKind::kRuntimeError, {why, " (loading '", path, "')"}));
-  return nullptr;
-}
-void* LibrarySymbol(void* library, const char* name) { return dlsym(library, name); }
-void LibraryClose(void* library) { dlclose(library); }
+ContextStorage* CurrentContext() { return &t_context.storage; }
 
 void GlobalLock() { g_lock.lock(); }
 void GlobalUnlock() { g_lock.unlock(); }
 
-Allocator* DefaultAllocator() { return MallocAllocator(); }
+void* SystemAllocate(size_t size, size_t alignment) {
+  // aligned_alloc wants a multiple of the alignment, and at least a pointer's.
+  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  if (size > SIZE_MAX - alignment) return nullptr;
+  // malloc already aligns to max_align_t and is the cheaper call.
+  if (alignment <= alignof(std::max_align_t)) return std::malloc(size == 0 ? 1 : size);
+  return std::aligned_alloc(alignment, (size + alignment - 1) & ~(alignment - 1));
+}
+
+void SystemFree(void* ptr) { std::free(ptr); }
+
+void* LibraryOpen(const char* path, char* why, size_t why_size) {
+  // RTLD_LOCAL keeps each kernel library's own symbols private; its
+  // undefined TVMFFI* symbols bind to whichever runtime the process has.
+  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (lib != nullptr) return lib;
+  const char* reason = dlerror();
+  if (reason == nullptr) reason = "unknown dlopen failure";
+  // The whole text goes to the log; the reason leaves out dlerror's leading
+  // "<path>: ", since the caller names the path after it.
+  Log(reason);
+  const size_t path_size = std::strlen(path);
+  if (std::strncmp(reason, path, path_size) == 0 &&
+      std::strncmp(reason + path_size, ": ", 2) == 0) {
+    reason += path_size + 2;
+  }
+  WriteWhy(why, why_size, reason);
+  return nullptr;
+}
+void* LibrarySymbol(void* library, const char* name) { return dlsym(library, name); }
+void LibraryClose(void* library) { dlclose(library); }
 
 void Fatal(const char* message) {
   std::fprintf(stderr, "%s\n", message);

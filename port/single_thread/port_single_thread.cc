@@ -1,45 +1,9 @@
-// Single-thread port: plain, non-atomic reference counts and no table lock.
-// Opt-in for firmware where only one context ever touches ffi-core: no
-// interrupt handler, second task or second core may create, copy or release
-// objects or use the global tables, or counts get corrupted. In exchange it
-// runs on any CPU (including hosts, for tests) with the smallest code.
+// Single-thread port: nothing to exclude with one context, so no table lock.
 #include <ffi_core/port.h>
-
-#include "../bare_metal/ref_count_halves.h"
 
 namespace ffi_core {
 namespace port {
-namespace {
 
-using bare_metal::Word;
-
-struct PlainWordOps {
-  static uint32_t Load(const Word* w) { return *w; }
-  static void Increment(Word* w) { *w = *w + 1; }
-  static uint32_t DecrementRelease(Word* w) {
-    const uint32_t old = *w;
-    *w = old - 1;
-    return old;
-  }
-  static bool IncrementIfNonZero(Word* w) {
-    if (*w == 0) return false;
-    *w = *w + 1;
-    return true;
-  }
-  static bool SetIfZero(Word* w) {
-    if (*w != 0) return false;
-    *w = 1;
-    return true;
-  }
-  static void StoreRelease(Word* w, uint32_t v) { *w = v; }
-  static void AcquireFence() {}
-};
-
-}  // namespace
-
-FFI_CORE_BARE_METAL_REF_COUNTS(PlainWordOps)
-
-// Nothing to exclude with a single context.
 void GlobalLock() {}
 void GlobalUnlock() {}
 

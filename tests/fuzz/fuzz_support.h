@@ -54,13 +54,13 @@ class Input {
 // block came back and leaves the slot empty.
 class CountedRun {
  public:
-  CountedRun() : counter_(ffi_core::MallocAllocator()) {
+  CountedRun() : counter_(ffi_core::SystemAllocator()) {
     ffi_core::SetAllocator(counter_.allocator());
   }
   ~CountedRun() {
     ffi_core::Error::MoveFromRaised();
     FUZZ_CHECK(counter_.live_blocks() == 0);
-    ffi_core::SetAllocator(ffi_core::MallocAllocator());
+    ffi_core::SetAllocator(ffi_core::SystemAllocator());
   }
   CountedRun(const CountedRun&) = delete;
   CountedRun& operator=(const CountedRun&) = delete;

@@ -1,13 +1,12 @@
-// On target: an interrupt, and tasks, with their own error slots. The
-// firmware overrides ffi_core_port_error_slot (port_hooks.h) to give handler
-// mode (IPSR != 0) a slot of its own, and in thread mode the slot of the
-// running task, as an RTOS would (here two tasks switched by hand). The SysTick handler raises into
+// On target: an interrupt, and tasks, with their own calling contexts (each
+// with its error slot). The firmware overrides ffi_core_port_context
+// (port_hooks.h) to give handler mode (IPSR != 0) a context of its own, and
+// in thread mode the context of the running task, as an RTOS would (here two tasks switched by hand). The SysTick handler raises into
 // it, reads its error back and releases it, thousands of times, while the main loop raises, holds
 // and re-reads its own errors. Errors come from the pool shared by both contexts (claimed
 // atomically), so neither may ever see the other's text, a held error never changes, and at the end
 // every pooled error is free again.
 #include <ffi_core/error.h>
-#include <ffi_core/error_slot.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port_hooks.h>
 #include <ffi_core_board/systick.h>
@@ -23,9 +22,9 @@ using target_test::Expect;
 
 namespace {
 
-ErrorSlot g_task_slots[2];
+port::ContextStorage g_task_contexts[2];
 volatile int g_current_task;  // what an RTOS keeps in its task control block
-ErrorSlot g_irq_slot;
+port::ContextStorage g_irq_context;
 
 uint32_t Ipsr() {
   uint32_t ipsr = 0;
@@ -59,9 +58,9 @@ void OnTick(void*) {
 
 }  // namespace
 
-// Handler mode has its own slot; in thread mode, each task has its own.
-extern "C" ErrorSlot* ffi_core_port_error_slot(void) {
-  return Ipsr() != 0 ? &g_irq_slot : &g_task_slots[g_current_task];
+// Handler mode has its own context; in thread mode, each task has its own.
+extern "C" port::ContextStorage* ffi_core_port_context(void) {
+  return Ipsr() != 0 ? &g_irq_context : &g_task_contexts[g_current_task];
 }
 
 namespace {
@@ -76,10 +75,8 @@ void CheckTaskSlots() {
   TVMFFIErrorSetRaisedFromCStr("TypeError", "task 1, moved out");
   Error from_task_1 = Error::MoveFromRaised();
   TVMFFIErrorSetRaisedFromCStr("KeyError", "task 1, pending when it ends");
-  // Task 1 ends: its RTOS hook releases the pending error, as port_hooks.h says.
-  TVMFFIObject* left = g_task_slots[1].pending;
-  g_task_slots[1].pending = nullptr;
-  ObjectDecRef(left);
+  // Task 1 ends: its RTOS hook releases its context, as port_hooks.h says.
+  port::ReleaseContext(&g_task_contexts[1]);
   g_current_task = 0;
   Error mine = Error::MoveFromRaised();
   Expect(mine && Is(mine.message(), "task 0, pending over a switch"),
@@ -124,9 +121,7 @@ int main() {
   Expect(!HasPendingError(), "nothing pending in the main loop's slot");
   // Release everything: the interrupt's pending one too; then the whole
   // pool must be free again, for this context to fill.
-  TVMFFIObject* irq_pending = g_irq_slot.pending;
-  g_irq_slot.pending = nullptr;
-  if (irq_pending != nullptr) ObjectDecRef(irq_pending);
+  port::ReleaseContext(&g_irq_context);
   held = Error();
   Error all[FFI_CORE_ERROR_POOL_SIZE];
   bool pool_free = true;

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   const size_t size = static_cast<size_t>(u64(p));
   const uint8_t* exec = p + 8;
 
-  ffi_core::CountingAllocator counter(ffi_core::MallocAllocator());
+  ffi_core::CountingAllocator counter(ffi_core::SystemAllocator());
   ffi_core::SetAllocator(counter.allocator());
   int parsed = 0;
   int refused = 0;

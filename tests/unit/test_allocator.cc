@@ -99,7 +99,7 @@ TEST_CASE("strings and functions from a pool, all returned") {
 }
 
 TEST_CASE("CountingAllocator counts and injects failures") {
-  CountingAllocator counter(MallocAllocator());
+  CountingAllocator counter(TestHeap());
   Allocator* a = counter.allocator();
   void* p = Allocate(*a, 40, 8);
   REQUIRE(p != nullptr);

@@ -9,16 +9,38 @@
 #include <doctest/doctest.h>
 #include <ffi_core/ffi_core.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
 namespace ffi_core_test {
 
-// Installs a counting allocator (over malloc) for one test and checks on
+// The tests' heap: the C library's malloc, on the host and on boards (whose
+// ports have no system heap). Over-allocates and keeps the block's start
+// before the aligned pointer, so any alignment works with any libc.
+inline ffi_core::Allocator* TestHeap() {
+  static ffi_core::Allocator heap = {
+      [](void*, size_t size, size_t alignment) -> void* {
+        void* raw = std::malloc(size + alignment + sizeof(void*));
+        if (raw == nullptr) return nullptr;
+        const uintptr_t start = reinterpret_cast<uintptr_t>(raw) + sizeof(void*);
+        void** aligned = reinterpret_cast<void**>((start + alignment - 1) & ~(alignment - 1));
+        aligned[-1] = raw;
+        return aligned;
+      },
+      [](void*, void* ptr, size_t, size_t) {
+        if (ptr != nullptr) std::free(static_cast<void**>(ptr)[-1]);
+      },
+      nullptr};
+  return &heap;
+}
+
+// Installs a counting allocator (over TestHeap) for one test and checks on
 // exit that every block came back and no error was left pending.
 class AllocatorScope {
  public:
-  AllocatorScope() : counter_(ffi_core::MallocAllocator()) {
+  AllocatorScope() : counter_(TestHeap()) {
     previous_ = ffi_core::GetAllocator();
     ffi_core::SetAllocator(counter_.allocator());
   }

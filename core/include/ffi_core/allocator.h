@@ -1,7 +1,7 @@
-// Allocator: where ffi-core's memory comes from. Nothing in ffi-core calls
-// malloc directly; every object is carved from the allocator the user
-// injected (SetAllocator) or from a TVMFFICustomAllocator installed through
-// the C API. A plain C struct, so C firmware can provide one too.
+// Allocator: where ffi-core's memory comes from. Core never calls malloc:
+// every object is carved from the allocator the user injected (SetAllocator),
+// else from the port's system heap, or from a TVMFFICustomAllocator
+// installed through the C API. A plain C struct, so C firmware can provide one too.
 #ifndef FFI_CORE_ALLOCATOR_H_
 #define FFI_CORE_ALLOCATOR_H_
 
@@ -31,14 +31,15 @@ inline void Deallocate(const Allocator& a, void* ptr, size_t size, size_t alignm
 // installs none: every allocation then fails with a MemoryError. The
 // allocator must outlive every object allocated from it.
 void SetAllocator(Allocator* allocator);
-// Goes back to the port's default: malloc on the host, none on bare metal.
+// Goes back to the default: the port's system heap (SystemAllocator).
 void UseDefaultAllocator();
 // The allocator in force, or NULL when there is none.
 Allocator* GetAllocator();
 
-// An allocator over the C library's aligned allocation. The host port's
-// default; a bare-metal firmware with a heap may install it explicitly.
-Allocator* MallocAllocator();
+// The port's system heap (port::SystemAllocate), the default until one is
+// installed: the C library's heap on the host. Bare metal has none: every
+// request gets NULL, so firmware installs an allocator of its own.
+Allocator* SystemAllocator();
 
 // The TVMFFICustomAllocator objects are created with (never NULL): the one
 // installed by TVMFFISetCustomAllocator, else the built-in one, which

@@ -4,9 +4,9 @@
 #ifndef FFI_CORE_ERROR_H_
 #define FFI_CORE_ERROR_H_
 
-#include <ffi_core/error_slot.h>
 #include <ffi_core/object_ptr.h>
 #include <ffi_core/status.h>
+#include <tvm/ffi/c_api.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +14,12 @@
 #include <type_traits>
 
 namespace ffi_core {
+
+// The ABI layout of an Error object: header, then the cell.
+struct ErrorObj {
+  TVMFFIObject header;
+  TVMFFIErrorCell cell;
+};
 
 // One piece of an error message: text or a decimal integer of any integral
 // type. Lets callers build "argument 2: expected int, got str" without a
@@ -38,14 +44,11 @@ class MessagePart {
   Form form_ = Form::kText;
 };
 
-// Raises an error of a known kind into the caller's slot, replacing (and
+// Raises an error of a known kind into the calling context's slot, replacing (and
 // releasing) any pending one. Returns the matching failed Status.
 Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message);
 // Raises with a free-form kind name, as TVMFFIErrorSetRaisedFromCStr does.
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts);
-
-// Maps a kind name to an ErrorKind; unknown names map to kRuntimeError.
-ErrorKind ErrorKindFromName(const char* name, size_t size);
 
 // A ref-counted error object of any origin (ffi-core's slot, the heap, or
 // another runtime): read through the ABI's TVMFFIErrorCell.

@@ -8,7 +8,6 @@
 #include <ffi_core/counting_allocator.h>
 #include <ffi_core/device.h>
 #include <ffi_core/dtype.h>
-#include <ffi_core/env_context.h>
 #include <ffi_core/error.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/export.h>

@@ -4,6 +4,7 @@
 #ifndef FFI_CORE_STATUS_H_
 #define FFI_CORE_STATUS_H_
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ffi_core {
@@ -23,6 +24,8 @@ enum class ErrorKind : uint8_t {
 
 // The kind's name as it appears in TVMFFIErrorCell::kind.
 const char* ErrorKindName(ErrorKind kind);
+// The kind of a name; unknown names (and "Ok") map to kRuntimeError.
+ErrorKind ErrorKindFromName(const char* name, size_t size);
 
 // [[nodiscard]]: a dropped Status is a dropped error.
 class [[nodiscard]] Status {

@@ -1,10 +1,11 @@
 // The seam between ffi-core's target-independent core and a target.
 //
-// core/ calls only these functions for anything that differs between targets:
-// how reference counts are updated atomically, where the calling context's
-// error slot lives, how global tables are locked, and what happens on a fatal
-// error. Each port/<name>/ folder implements this header once; CMake's
-// FFI_CORE_PORT picks one.
+// A port supplies primitives only, and includes nothing of core: word
+// atomics on reference counts and claim flags, the storage of the calling
+// context, the table lock, the system heap, library loading with a message,
+// and fatal errors and logging. Each port/<name>/ folder implements this
+// header once; CMake's FFI_CORE_PORT picks one. Core calls back into the
+// port's users only through ReleaseContext, declared here.
 #ifndef FFI_CORE_PORT_H_
 #define FFI_CORE_PORT_H_
 
@@ -13,25 +14,21 @@
 #include <cstddef>
 #include <cstdint>
 
+// Words of one calling context's storage; the build derives it from the
+// stream table's capacity (core/CMakeLists.txt) and core checks its state fits.
+#ifndef FFI_CORE_CONTEXT_WORDS
+#error "FFI_CORE_CONTEXT_WORDS is set by the build (target ffi_core_headers)"
+#endif
+
 namespace ffi_core {
-
-struct ErrorSlot;   // defined in core/include/ffi_core/error_slot.h
-struct EnvContext;  // defined in core/include/ffi_core/env_context.h
-struct Allocator;   // defined in core/include/ffi_core/allocator.h
-
 namespace port {
 
 // ---- reference counts on TVMFFIObject::combined_ref_count ----
 // Strong count in the low 32 bits, weak count in the high 32 bits. Ports may
 // update the two halves separately (32-bit targets have no 64-bit atomics),
-// so core never relies on reading both halves in one atomic step.
-
-// Adds one strong reference.
-void RefIncStrong(TVMFFIObject* obj);
-// Adds one weak reference.
-void RefIncWeak(TVMFFIObject* obj);
-// Takes a strong reference only if the strong count is still non-zero.
-bool RefTryPromoteWeak(TVMFFIObject* obj);
+// so core never relies on reading both halves in one atomic step. Every port
+// defines these inline in its <ffi_core/port_atomics.h> (included below), so
+// an increment costs no call.
 
 // What dropping a strong reference left behind.
 enum class StrongRelease : uint8_t {
@@ -39,37 +36,48 @@ enum class StrongRelease : uint8_t {
   kLastBoth,       // strong and weak both reached zero: destroy and free
   kLastStrongOnly  // strong reached zero, weak references remain: destroy only
 };
+
+// Adds one strong reference.
+inline void RefIncStrong(TVMFFIObject* obj);
+// Adds one weak reference.
+inline void RefIncWeak(TVMFFIObject* obj);
+// Takes a strong reference only if the strong count is still non-zero.
+inline bool RefTryPromoteWeak(TVMFFIObject* obj);
 // Drops one strong reference. On kLastStrongOnly the caller destroys the
 // payload and then calls RefDecWeak to drop the weak reference that the
 // strong references held together.
-StrongRelease RefDecStrong(TVMFFIObject* obj);
+inline StrongRelease RefDecStrong(TVMFFIObject* obj);
 // Drops one weak reference; true when it was the last (free the storage).
-bool RefDecWeak(TVMFFIObject* obj);
-// Current strong count (a snapshot, for tests and diagnostics).
-uint32_t RefStrongCount(const TVMFFIObject* obj);
-// Current weak count (a snapshot, for tests and diagnostics).
-uint32_t RefWeakCount(const TVMFFIObject* obj);
+inline bool RefDecWeak(TVMFFIObject* obj);
+// Current counts (snapshots, for tests and diagnostics).
+inline uint32_t RefStrongCount(const TVMFFIObject* obj);
+inline uint32_t RefWeakCount(const TVMFFIObject* obj);
 
-// ---- claim flags (entries of the shared error pool) ----
+// ---- claim flags (entries of core's shared pools) ----
 // Any context (thread, task, interrupt) may claim a free entry at any time,
 // and a release may come from any other context.
 // Sets *flag from 0 to 1 in one atomic step with acquire ordering; false
 // when it was not 0.
-bool FlagTryClaim(uint32_t* flag);
+inline bool FlagTryClaim(uint32_t* flag);
 // Sets *flag to 0 with release ordering: all writes before it are seen by
 // the next context that claims the flag.
-void FlagRelease(uint32_t* flag);
+inline void FlagRelease(uint32_t* flag);
 
-// ---- the error slot ----
-// The slot of the calling context: per thread on the host, one static slot
-// on bare metal unless an RTOS overrides ffi_core_port_error_slot() to give
-// each task its own.
-ErrorSlot* CurrentErrorSlot();
-
-// The environment context (streams, tensor allocator) of the calling
-// context, placed like the error slot; an RTOS may override
-// ffi_core_port_env_context().
-EnvContext* CurrentEnvContext();
+// ---- the calling context ----
+// Core keeps its per-context state (the pending error, the env stream table)
+// in storage the port places and never looks into: one block per thread on
+// the host; one static block on bare metal unless the firmware overrides
+// ffi_core_port_context() (port_hooks.h) for RTOS tasks or interrupts.
+// All-zero is an empty context, so the storage needs no constructor.
+struct ContextStorage {
+  void* words[FFI_CORE_CONTEXT_WORDS];
+};
+// The calling context's storage; never NULL.
+ContextStorage* CurrentContext();
+// Implemented by core: releases what a context holds (its pending error) and
+// empties it. The host port calls it when a thread exits; firmware when a
+// task whose context it placed ends.
+void ReleaseContext(ContextStorage* context);
 
 // ---- global tables (function registry, system library) ----
 // A short critical section around table updates and look-ups. It nests:
@@ -77,15 +85,18 @@ EnvContext* CurrentEnvContext();
 void GlobalLock();
 void GlobalUnlock();
 
-// ---- memory ----
-// The allocator objects come from until the user installs one: malloc on the
-// host, none on bare metal (every allocation then fails with MemoryError).
-Allocator* DefaultAllocator();
+// ---- the system heap ----
+// Where objects come from until the firmware installs an allocator: the C
+// library's heap on the host. Bare-metal ports have none and return NULL
+// (allocations then fail with a MemoryError). `alignment` is a power of two;
+// SystemFree(NULL) does nothing.
+void* SystemAllocate(size_t size, size_t alignment);
+void SystemFree(void* ptr);
 
 // ---- dynamic libraries ----
-// Opens a shared library; NULL with an error raised on failure (bare-metal
-// ports raise NotImplementedError).
-void* LibraryOpen(const char* path);
+// Opens a shared library. On failure returns NULL and writes why into
+// why[0, why_size), NUL-terminated and cut to fit.
+void* LibraryOpen(const char* path, char* why, size_t why_size);
 // The address of `name` in the library, or NULL.
 void* LibrarySymbol(void* library, const char* name);
 void LibraryClose(void* library);
@@ -94,17 +105,13 @@ void LibraryClose(void* library);
 // Called only for broken invariants that cannot be reported as an error
 // (e.g. a reference count underflow). Never returns.
 [[noreturn]] void Fatal(const char* message);
-// Optional diagnostic sink; a no-op unless the target provides one.
+// Diagnostic sink for one line of text; a no-op unless the target has one.
 void Log(const char* message);
 
 }  // namespace port
 }  // namespace ffi_core
 
-// A port may define the reference-count operations above inline in
-// <ffi_core/port_ref_count.h> (the host does, so an incref costs no call);
-// the others define them out of line in their sources.
-#if __has_include(<ffi_core/port_ref_count.h>)
-#include <ffi_core/port_ref_count.h>
-#endif
+// The port's inline reference counts and claim flags.
+#include <ffi_core/port_atomics.h>
 
 #endif  // FFI_CORE_PORT_H_

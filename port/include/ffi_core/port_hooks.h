@@ -8,10 +8,7 @@
 #define FFI_CORE_PORT_HOOKS_H_
 
 #ifdef __cplusplus
-namespace ffi_core {
-struct ErrorSlot;   // core/include/ffi_core/error_slot.h
-struct EnvContext;  // core/include/ffi_core/env_context.h
-}  // namespace ffi_core
+#include <ffi_core/port.h>
 extern "C" {
 #endif
 
@@ -27,29 +24,24 @@ void ffi_core_fatal(const char* message);
 void ffi_core_log(const char* message);
 
 #ifdef __cplusplus
-// The error slot of the calling context. Default: one static, zero-filled
-// slot for the whole program. A slot is only the pending error's pointer;
-// the error objects come from the pool shared by every context
-// (FFI_CORE_ERROR_POOL_SIZE, claimed atomically), so giving a context its
-// own slot costs one pointer, and an error it moved out stays valid after
-// the context is gone, until its last reference is released (anywhere).
+// The storage of the calling context: its pending error and its env stream
+// table. Default: one static, zero-filled block for the whole program. A
+// context holds only the pending error's pointer; the error objects come
+// from the pool shared by every context (FFI_CORE_ERROR_POOL_SIZE, claimed
+// atomically), so an error a context moved out stays valid after the context
+// is gone, until its last reference is released (anywhere).
 //
 // Every context that may raise while another is between raising and taking
-// its error needs a slot of its own, or it replaces that pending error:
-//  - RTOS tasks: return the running task's slot (e.g. kept in task-local
-//    storage or the task control block). A task's slot must start
-//    zero-filled; when the task ends, release its pending error, if any.
-//  - Interrupts: return a slot per handler, or per priority level (nested
+// its error needs storage of its own, or it replaces that pending error:
+//  - RTOS tasks: return the running task's storage (e.g. kept in task-local
+//    storage or the task control block). It must start zero-filled; when the
+//    task ends, call ffi_core::port::ReleaseContext on it.
+//  - Interrupts: return storage per handler, or per priority level (nested
 //    handlers of different priorities must not share one), chosen by the
 //    active exception number (IPSR != 0 means handler mode). A handler should
 //    take or release its error before returning.
-// tests/target/irq_error_slot.cc is an example. Must not be NULL.
-ffi_core::ErrorSlot* ffi_core_port_error_slot(void);
-
-// The environment context (streams, tensor allocator) of the calling
-// context. Default: one static, zero-filled context. Overridden like, and
-// usually together with, ffi_core_port_error_slot. Must not be NULL.
-ffi_core::EnvContext* ffi_core_port_env_context(void);
+// tests/target/irq_error_slot.cc is an example. Must not return NULL.
+ffi_core::port::ContextStorage* ffi_core_port_context(void);
 }  // extern "C"
 #endif
 

@@ -7,9 +7,11 @@
 // each update is atomic against handlers on the same core. The DMBs keep the
 // release/acquire ordering on cores with write buffers (M7) and with other
 // bus masters. Global tables use a PRIMASK critical section (single core).
-#include <ffi_core/port.h>
+#ifndef FFI_CORE_PORT_CORTEX_M_PORT_ATOMICS_H_
+#define FFI_CORE_PORT_CORTEX_M_PORT_ATOMICS_H_
 
-#include "../bare_metal/ref_count_halves.h"
+#include <ffi_core/port.h>
+#include <ffi_core/port_ref_count_halves.h>
 
 #if !defined(__ARM_FEATURE_LDREX) || (__ARM_FEATURE_LDREX & 4) == 0
 #error "the cortex_m port needs 32-bit LDREX/STREX; use FFI_CORE_PORT=cortex_m0 on ARMv6-M"
@@ -17,7 +19,7 @@
 
 namespace ffi_core {
 namespace port {
-namespace {
+namespace word_ops {
 
 using bare_metal::Word;
 
@@ -56,9 +58,11 @@ struct ExclusiveWordOps {
 static_assert(__atomic_always_lock_free(sizeof(Word), nullptr),
               "32-bit atomics must be lock-free (LDREX/STREX)");
 
-}  // namespace
+}  // namespace word_ops
 
-FFI_CORE_BARE_METAL_REF_COUNTS(ExclusiveWordOps)
+FFI_CORE_BARE_METAL_REF_COUNTS(word_ops::ExclusiveWordOps)
 
 }  // namespace port
 }  // namespace ffi_core
+
+#endif  // FFI_CORE_PORT_CORTEX_M_PORT_ATOMICS_H_

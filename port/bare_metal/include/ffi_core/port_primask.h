@@ -1,8 +1,8 @@
 // Interrupt-masking critical sections through PRIMASK, available on every
 // M-profile core (ARMv6-M included). They exclude interrupt handlers on the
 // same core only: not a lock between cores of a multi-core chip.
-#ifndef FFI_CORE_PORT_BARE_METAL_PRIMASK_H_
-#define FFI_CORE_PORT_BARE_METAL_PRIMASK_H_
+#ifndef FFI_CORE_PORT_PRIMASK_H_
+#define FFI_CORE_PORT_PRIMASK_H_
 
 #include <cstdint>
 
@@ -45,4 +45,4 @@ class IrqGuard {
 }  // namespace port
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_PORT_BARE_METAL_PRIMASK_H_
+#endif  // FFI_CORE_PORT_PRIMASK_H_

@@ -7,14 +7,16 @@
 // No DMB: a single core observes its own accesses, and an interrupt
 // handler's, in program order; the critical sections' compiler barriers are
 // the ordering the release/acquire steps need here.
-#include <ffi_core/port.h>
+#ifndef FFI_CORE_PORT_CORTEX_M0_PORT_ATOMICS_H_
+#define FFI_CORE_PORT_CORTEX_M0_PORT_ATOMICS_H_
 
-#include "../bare_metal/primask.h"
-#include "../bare_metal/ref_count_halves.h"
+#include <ffi_core/port.h>
+#include <ffi_core/port_primask.h>
+#include <ffi_core/port_ref_count_halves.h>
 
 namespace ffi_core {
 namespace port {
-namespace {
+namespace word_ops {
 
 using bare_metal::IrqGuard;
 using bare_metal::Word;
@@ -60,9 +62,11 @@ struct MaskedWordOps {
   static void AcquireFence() { __atomic_signal_fence(__ATOMIC_ACQUIRE); }
 };
 
-}  // namespace
+}  // namespace word_ops
 
-FFI_CORE_BARE_METAL_REF_COUNTS(MaskedWordOps)
+FFI_CORE_BARE_METAL_REF_COUNTS(word_ops::MaskedWordOps)
 
 }  // namespace port
 }  // namespace ffi_core
+
+#endif  // FFI_CORE_PORT_CORTEX_M0_PORT_ATOMICS_H_

@@ -36,8 +36,8 @@
 //    its own decrement did not reach 0.)
 //  * Release on each decrement plus an acquire fence before destruction
 //    makes every write through any reference visible to the deleter.
-#ifndef FFI_CORE_PORT_BARE_METAL_REF_COUNT_HALVES_H_
-#define FFI_CORE_PORT_BARE_METAL_REF_COUNT_HALVES_H_
+#ifndef FFI_CORE_PORT_REF_COUNT_HALVES_H_
+#define FFI_CORE_PORT_REF_COUNT_HALVES_H_
 
 #include <ffi_core/port.h>
 #include <tvm/ffi/c_api.h>
@@ -114,18 +114,18 @@ struct HalfWordRefCount {
 }  // namespace port
 }  // namespace ffi_core
 
-// Defines the port's reference-count functions (port.h) over
+// Defines the port's inline reference-count and flag functions (port.h) over
 // HalfWordRefCount<Ops>; each port supplies only its word operations.
-#define FFI_CORE_BARE_METAL_REF_COUNTS(Ops)                                                \
-  using RefCounts = ::ffi_core::port::bare_metal::HalfWordRefCount<Ops>;                   \
-  void RefIncStrong(TVMFFIObject* obj) { RefCounts::IncStrong(obj); }                      \
-  void RefIncWeak(TVMFFIObject* obj) { RefCounts::IncWeak(obj); }                          \
-  bool RefTryPromoteWeak(TVMFFIObject* obj) { return RefCounts::TryPromoteWeak(obj); }     \
-  StrongRelease RefDecStrong(TVMFFIObject* obj) { return RefCounts::DecStrong(obj); }      \
-  bool RefDecWeak(TVMFFIObject* obj) { return RefCounts::DecWeak(obj); }                   \
-  bool FlagTryClaim(uint32_t* flag) { return Ops::SetIfZero(flag); }                       \
-  void FlagRelease(uint32_t* flag) { Ops::StoreRelease(flag, 0); }                         \
-  uint32_t RefStrongCount(const TVMFFIObject* obj) { return RefCounts::StrongCount(obj); } \
-  uint32_t RefWeakCount(const TVMFFIObject* obj) { return RefCounts::WeakCount(obj); }
+#define FFI_CORE_BARE_METAL_REF_COUNTS(Ops)                                                       \
+  using RefCounts = ::ffi_core::port::bare_metal::HalfWordRefCount<Ops>;                          \
+  inline void RefIncStrong(TVMFFIObject* obj) { RefCounts::IncStrong(obj); }                      \
+  inline void RefIncWeak(TVMFFIObject* obj) { RefCounts::IncWeak(obj); }                          \
+  inline bool RefTryPromoteWeak(TVMFFIObject* obj) { return RefCounts::TryPromoteWeak(obj); }     \
+  inline StrongRelease RefDecStrong(TVMFFIObject* obj) { return RefCounts::DecStrong(obj); }      \
+  inline bool RefDecWeak(TVMFFIObject* obj) { return RefCounts::DecWeak(obj); }                   \
+  inline bool FlagTryClaim(uint32_t* flag) { return Ops::SetIfZero(flag); }                       \
+  inline void FlagRelease(uint32_t* flag) { Ops::StoreRelease(flag, 0); }                         \
+  inline uint32_t RefStrongCount(const TVMFFIObject* obj) { return RefCounts::StrongCount(obj); } \
+  inline uint32_t RefWeakCount(const TVMFFIObject* obj) { return RefCounts::WeakCount(obj); }
 
-#endif  // FFI_CORE_PORT_BARE_METAL_REF_COUNT_HALVES_H_
+#endif  // FFI_CORE_PORT_REF_COUNT_HALVES_H_

@@ -1,10 +1,11 @@
-// Host port: the reference-count operations of port.h, inline. 64-bit
+// Host port: the reference counts and claim flags of port.h, inline. 64-bit
 // atomics on the whole combined count, in the same way upstream's runtime
 // updates it, so objects can cross between the two runtimes in one process;
 // an incref is one locked add at the call site.
-#ifndef FFI_CORE_PORT_HOST_PORT_REF_COUNT_H_
-#define FFI_CORE_PORT_HOST_PORT_REF_COUNT_H_
+#ifndef FFI_CORE_PORT_HOST_PORT_ATOMICS_H_
+#define FFI_CORE_PORT_HOST_PORT_ATOMICS_H_
 
+#include <ffi_core/port.h>
 #include <tvm/ffi/c_api.h>
 
 #include <cstdint>
@@ -87,7 +88,15 @@ inline uint32_t RefWeakCount(const TVMFFIObject* obj) {
   return static_cast<uint32_t>(__atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) >> 32);
 }
 
+inline bool FlagTryClaim(uint32_t* flag) {
+  uint32_t expected = 0;
+  return __atomic_compare_exchange_n(flag, &expected, 1u, /*weak=*/false, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED);
+}
+
+inline void FlagRelease(uint32_t* flag) { __atomic_store_n(flag, 0u, __ATOMIC_RELEASE); }
+
 }  // namespace port
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_PORT_HOST_PORT_REF_COUNT_H_
+#endif  // FFI_CORE_PORT_HOST_PORT_ATOMICS_H_

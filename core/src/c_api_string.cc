@@ -1,0 +1,51 @@
+// C entry points: strings, bytes and data types.
+#include <ffi_core/dtype.h>
+#include <ffi_core/string.h>
+#include <tvm/ffi/c_api.h>
+
+#include "c_boundary.h"
+
+using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
+using c_boundary::NullArgument;
+
+namespace {
+
+int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input, TVMFFIAny* out,
+                              int32_t small_index, int32_t object_index) {
+  if (input == nullptr) return NullArgument(function, "input");
+  if (out == nullptr) return NullArgument(function, "out");
+  return c_boundary::ReturnCode(
+      detail::WriteByteSequence(input->data, input->size, small_index, object_index, out));
+}
+
+}  // namespace
+
+extern "C" {
+
+int TVMFFIStringFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  return ByteSequenceFromByteArray("TVMFFIStringFromByteArray", input, out, kTVMFFISmallStr,
+                                   kTVMFFIStr);
+}
+
+int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
+  return ByteSequenceFromByteArray("TVMFFIBytesFromByteArray", input, out, kTVMFFISmallBytes,
+                                   kTVMFFIBytes);
+}
+
+int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
+  if (str == nullptr) return NullArgument("TVMFFIDataTypeFromString", "str");
+  if (out == nullptr) return NullArgument("TVMFFIDataTypeFromString", "out");
+  return c_boundary::ReturnCode(DataTypeFromString(str->data, str->size, out));
+}
+
+int TVMFFIDataTypeToString(const DLDataType* dtype, TVMFFIAny* out) {
+  if (dtype == nullptr) return NullArgument("TVMFFIDataTypeToString", "dtype");
+  if (out == nullptr) return NullArgument("TVMFFIDataTypeToString", "out");
+  char buf[kDataTypeNameCapacity];
+  size_t size = 0;
+  if (!DataTypeToString(*dtype, buf, &size).ok()) return -1;
+  TVMFFIByteArray bytes{buf, size};
+  return TVMFFIStringFromByteArray(&bytes, out);
+}
+
+}  // extern "C"
