@@ -11,7 +11,7 @@ BOARDS=("$@")
 [ ${#BOARDS[@]} -gt 0 ] || BOARDS=("${ALL_BOARDS[@]}")
 
 echo "ffi-core footprint: apps/footprint, -Os, FFI_CORE_CHECK_PADDING=OFF,"
-echo "error message 64 B / kind 16 B / a pool of 1 error, 4 global functions; type registry"
+echo "error message 64 B / kind 16 B / a pool of 1 error, 4 global functions, 1 stream entry; type registry"
 echo "(+types rows): 2 dynamic types, depth 2, 4 fields, 4 methods, 128 B text, 2 attr columns, 8 cells"
 echo
 echo "whole: the image (flash, static RAM); added: over an empty firmware with the same board"
@@ -27,7 +27,7 @@ for board in "${BOARDS[@]}"; do
     -DFFI_CORE_ERROR_POOL_SIZE=1 -DFFI_CORE_GLOBAL_FUNCTION_CAPACITY=4 -DFFI_CORE_TYPE_CAPACITY=2 \
     -DFFI_CORE_TYPE_MAX_DEPTH=2 -DFFI_CORE_TYPE_FIELD_CAPACITY=4 -DFFI_CORE_TYPE_METHOD_CAPACITY=4 \
     -DFFI_CORE_TYPE_TEXT_CAPACITY=128 -DFFI_CORE_TYPE_ATTR_COLUMN_CAPACITY=2 \
-    -DFFI_CORE_TYPE_ATTR_CELL_CAPACITY=8
+    -DFFI_CORE_TYPE_ATTR_CELL_CAPACITY=8 -DFFI_CORE_STREAM_TABLE_CAPACITY=1
   if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
     echo "footprint firmware failed on $board" >&2
     exit 1

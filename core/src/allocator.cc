@@ -60,14 +60,11 @@ void* RaiseNull(Status /*raised*/) { return nullptr; }
                                            alignment, " (alignment: a power of two up to 4096)"}));
 }
 
-[[gnu::cold, gnu::noinline]] void* RaiseExhausted(const Allocator* a, size_t total,
-                                                  int32_t type_index) {
-  return RaiseNull(RaiseError(
-      ErrorKind::kMemoryError,
-      {"allocator exhausted: cannot allocate ", total, " bytes for type index ", type_index,
-       a == SystemAllocator() ? " from the system heap (none on bare metal: see "
-                                "ffi_core::SetAllocator)"
-                              : ""}));
+[[gnu::cold, gnu::noinline]] void* RaiseExhausted(size_t total, int32_t type_index) {
+  return RaiseNull(RaiseError(ErrorKind::kMemoryError,
+                              {"allocator exhausted (bare metal has no system heap: see "
+                               "ffi_core::SetAllocator): cannot allocate ",
+                               total, " bytes for type index ", type_index}));
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
@@ -81,7 +78,7 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
   }
   const size_t total = body_offset + size;
   void* base = Allocate(*a, total, alignment);
-  if (base == nullptr) return RaiseExhausted(a, total, type_index);
+  if (base == nullptr) return RaiseExhausted(total, type_index);
   char* body = static_cast<char*>(base) + body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
   BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(

@@ -22,10 +22,10 @@ namespace {
                             {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"});
   }
   if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
-  // Only the type is left; CheckedHandle raises the TypeError.
-  static_cast<void>(
-      c_boundary::CheckedHandle("TVMFFIFunctionCall", "func", func, kTVMFFIFunction, "Function"));
-  return -1;
+  // Only the type is left. Numeric: the call path stays free of the name table.
+  return c_boundary::Fail(ErrorKind::kTypeError,
+                          {"TVMFFIFunctionCall: func is not a Function (type index ",
+                           static_cast<TVMFFIObject*>(func)->type_index, ")"});
 }
 
 [[gnu::cold, gnu::noinline]] int RefuseResultNotNone(int32_t type_index) {

@@ -68,14 +68,12 @@ void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) 
 
 // One entry of the pool shared by every calling context. The flag, not the
 // reference count, says whether the entry is taken: the count reaches zero
-// before the deleter has finished reading the header. `code` keeps the kind
-// as an ErrorKind, so reading it back needs no name comparison.
+// before the deleter has finished reading the header.
 struct PooledError {
   ErrorObj error;
   char kind[FFI_CORE_ERROR_KIND_CAPACITY];
   char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
   uint32_t taken;
-  ErrorKind code;
 };
 PooledError g_pool[FFI_CORE_ERROR_POOL_SIZE];
 
@@ -106,10 +104,16 @@ PooledError* ClaimFromPool() {
   return nullptr;
 }
 
-// The pool entry behind an error object, or NULL when it is not pooled.
-const PooledError* AsPooled(const TVMFFIObject* error) {
-  if (error->deleter != &PooledErrorDeleter) return nullptr;
-  return reinterpret_cast<const PooledError*>(error);
+// The kind of a pooled error raised with a known kind: its kind points at
+// the kind's static name, so the pointer alone says which (no text
+// comparison). kOk for errors raised by name, and for other errors.
+ErrorKind KnownKindOf(const TVMFFIObject* error) {
+  if (error->deleter != &PooledErrorDeleter) return ErrorKind::kOk;
+  const char* name = reinterpret_cast<const PooledError*>(error)->error.cell.kind.data;
+  for (uint8_t i = 1; i <= static_cast<uint8_t>(ErrorKind::kInternalError); ++i) {
+    if (ErrorKindName(static_cast<ErrorKind>(i)) == name) return static_cast<ErrorKind>(i);
+  }
+  return ErrorKind::kOk;
 }
 
 // Writes a message into buf (capacity cap, length *len); false when cut short.
@@ -117,7 +121,7 @@ using MessageWriter = bool (*)(const void* context, char* buf, size_t cap, size_
 
 // Fills a pooled error; the writer builds the message straight into place.
 // With no `kind` text the error is of kind `code`, named by its static name;
-// with one, the text is copied and `code` is kOk: not known until asked for.
+// with one, the text is copied.
 // Not a template, so firmware links one copy of the slot logic.
 void RaiseInto(ErrorKind code, const char* kind, MessageWriter write_message, const void* context) {
   CallingContext& ctx = CallingContext::Current();
@@ -133,7 +137,6 @@ void RaiseInto(ErrorKind code, const char* kind, MessageWriter write_message, co
     return;
   }
   InitObjectHeader(&e->error.header, kTVMFFIError, &PooledErrorDeleter);
-  e->code = code;
   if (kind == nullptr) {
     // A known kind: its static name, no copy.
     kind = ErrorKindName(code);
@@ -229,7 +232,7 @@ void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_part
   if (kind == nullptr) {
     RaiseInto(ErrorKind::kRuntimeError, nullptr, &WriteCStrParts, &context);
   } else {
-    RaiseInto(ErrorKind::kOk, kind, &WriteCStrParts, &context);
+    RaiseInto(ErrorKind::kRuntimeError, kind, &WriteCStrParts, &context);
   }
 }
 
@@ -247,8 +250,8 @@ Status StatusFromPendingError() {
     return RaiseError(ErrorKind::kRuntimeError, {"call failed without raising an error"});
   }
   if (pending->type_index != kTVMFFIError) return Status(ErrorKind::kRuntimeError);
-  const PooledError* pooled = AsPooled(pending);
-  if (pooled != nullptr && pooled->code != ErrorKind::kOk) return Status(pooled->code);
+  const ErrorKind known = KnownKindOf(pending);
+  if (known != ErrorKind::kOk) return Status(known);
   // Raised by name, or another runtime's error: by its name.
   const TVMFFIByteArray kind = TVMFFIErrorGetCellPtr(const_cast<TVMFFIObject*>(pending))->kind;
   return Status(ErrorKindFromName(kind.data, kind.size));

@@ -1,11 +1,11 @@
 // On target: an interrupt, and tasks, with their own calling contexts (each
 // with its error slot). The firmware overrides ffi_core_port_context
 // (port_hooks.h) to give handler mode (IPSR != 0) a context of its own, and
-// in thread mode the context of the running task, as an RTOS would (here two tasks switched by hand). The SysTick handler raises into
-// it, reads its error back and releases it, thousands of times, while the main loop raises, holds
-// and re-reads its own errors. Errors come from the pool shared by both contexts (claimed
-// atomically), so neither may ever see the other's text, a held error never changes, and at the end
-// every pooled error is free again.
+// in thread mode the context of the running task, as an RTOS would (here two tasks switched by
+// hand). The SysTick handler raises into it, reads its error back and releases it, thousands of
+// times, while the main loop raises, holds and re-reads its own errors. Errors come from the pool
+// shared by both contexts (claimed atomically), so neither may ever see the other's text, a held
+// error never changes, and at the end every pooled error is free again.
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port_hooks.h>
