@@ -95,7 +95,8 @@ void* SystemHeapAllocate(void*, size_t size, size_t alignment) {
   return port::SystemAllocate(size, alignment);
 }
 void SystemHeapDeallocate(void*, void* ptr, size_t, size_t) { port::SystemFree(ptr); }
-Allocator g_system = {&SystemHeapAllocate, &SystemHeapDeallocate, nullptr};
+// Constant, so it stays in flash: nothing writes through an Allocator*.
+constexpr Allocator kSystem = {&SystemHeapAllocate, &SystemHeapDeallocate, nullptr};
 
 }  // namespace
 
@@ -104,8 +105,8 @@ void SetAllocator(Allocator* allocator) {
   g_allocator_set = true;
 }
 void UseDefaultAllocator() { g_allocator_set = false; }
-Allocator* GetAllocator() { return g_allocator_set ? g_allocator : &g_system; }
-Allocator* SystemAllocator() { return &g_system; }
+Allocator* SystemAllocator() { return const_cast<Allocator*>(&kSystem); }
+Allocator* GetAllocator() { return g_allocator_set ? g_allocator : SystemAllocator(); }
 
 TVMFFICustomAllocator* CurrentCustomAllocator() {
   return g_custom != nullptr ? g_custom : &g_builtin;
