@@ -1,5 +1,6 @@
 // The injected allocator, the built-in TVMFFICustomAllocator on top of it,
 // and object storage through whichever TVMFFICustomAllocator is installed.
+#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
@@ -25,9 +26,6 @@ struct BlockPrefix {
   uint16_t body_offset;  // from the start of the block to the body
   uint16_t alignment;
 };
-
-bool IsPowerOfTwo(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
-size_t RoundUp(size_t x, size_t align) { return (x + align - 1) & ~(align - 1); }
 
 TVMFFIObjectAllocHeader* AllocHeaderOf(void* body) {
   return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(body) -
@@ -72,7 +70,7 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
   if (a == nullptr) return RaiseNoAllocator(size, type_index);
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset =
-      RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
+      AlignUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
   if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
     return RaiseBadRequest(size, alignment);
   }
@@ -96,7 +94,7 @@ void* MallocAllocate(void*, size_t size, size_t alignment) {
   if (!IsPowerOfTwo(alignment) || size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
   void* raw = std::malloc(size + alignment + sizeof(void*));
   if (raw == nullptr) return nullptr;
-  uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(raw) + sizeof(void*), alignment);
+  uintptr_t aligned = AlignUp(reinterpret_cast<uintptr_t>(raw) + sizeof(void*), alignment);
   reinterpret_cast<void**>(aligned)[-1] = raw;
   return reinterpret_cast<void*>(aligned);
 }

@@ -1,3 +1,4 @@
+#include <ffi_core/align.h>
 #include <ffi_core/arena_allocator.h>
 
 #include <cstdint>
@@ -17,13 +18,13 @@ bool ArenaAllocator::Reset() {
 
 void* ArenaAllocator::AllocateThunk(void* self, size_t size, size_t alignment) {
   ArenaAllocator* a = static_cast<ArenaAllocator*>(self);
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+  if (!IsPowerOfTwo(alignment)) {
     ++a->failed_;
     return nullptr;
   }
   // Align the address, not the offset: the buffer itself may be less aligned.
   const uintptr_t start = reinterpret_cast<uintptr_t>(a->base_) + a->offset_;
-  const uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t{alignment} - 1);
+  const uintptr_t aligned = AlignUp(start, alignment);
   const size_t new_offset = static_cast<size_t>(aligned - reinterpret_cast<uintptr_t>(a->base_));
   if (new_offset > a->size_ || size > a->size_ - new_offset) {
     ++a->failed_;

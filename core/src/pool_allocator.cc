@@ -1,3 +1,4 @@
+#include <ffi_core/align.h>
 #include <ffi_core/pool_allocator.h>
 
 #include <cstdint>
@@ -6,10 +7,10 @@ namespace ffi_core {
 
 PoolAllocator::PoolAllocator(void* buffer, size_t buffer_size, size_t block_size)
     : allocator_{&AllocateThunk, &DeallocateThunk, this},
-      block_size_((block_size + kBlockAlignment - 1) / kBlockAlignment * kBlockAlignment) {
+      block_size_(AlignUp(block_size, kBlockAlignment)) {
   if (block_size_ < sizeof(FreeBlock)) block_size_ = kBlockAlignment;
   const uintptr_t raw = reinterpret_cast<uintptr_t>(buffer);
-  const uintptr_t first = (raw + kBlockAlignment - 1) & ~(uintptr_t{kBlockAlignment} - 1);
+  const uintptr_t first = AlignUp(raw, kBlockAlignment);
   const size_t skipped = static_cast<size_t>(first - raw);
   if (buffer == nullptr || skipped > buffer_size) return;
   begin_ = reinterpret_cast<uint8_t*>(first);

@@ -2,6 +2,7 @@
 #ifndef FFI_CORE_FFI_CORE_H_
 #define FFI_CORE_FFI_CORE_H_
 
+#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/any.h>
 #include <ffi_core/arena_allocator.h>

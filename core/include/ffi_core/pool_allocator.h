@@ -5,6 +5,7 @@
 #ifndef FFI_CORE_POOL_ALLOCATOR_H_
 #define FFI_CORE_POOL_ALLOCATOR_H_
 
+#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 
 #include <cstddef>
@@ -55,8 +56,7 @@ class StaticPool : public PoolAllocator {
   StaticPool() : PoolAllocator(buffer_, sizeof(buffer_), kBlockSize) {}
 
  private:
-  static constexpr size_t kRounded =
-      (kBlockSize + kBlockAlignment - 1) / kBlockAlignment * kBlockAlignment;
+  static constexpr size_t kRounded = AlignUp(kBlockSize, kBlockAlignment);
   alignas(kBlockAlignment) uint8_t buffer_[kRounded * kBlocks];
 };
 
