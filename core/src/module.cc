@@ -19,7 +19,7 @@ struct ImportCacheEntry {
   ImportCacheEntry* next;
   TVMFFIObject* function;
   ~ImportCacheEntry() { ObjectDecRef(function); }
-  const char* name() const { return reinterpret_cast<const char*>(this + 1); }
+  const char* name() const { return TrailingOf<const char>(this); }
 };
 }  // namespace detail
 
@@ -504,7 +504,7 @@ Expected<TVMFFIObject*> Module::LookupFromImports(const char* name) const {
   }
   FFI_CORE_ASSIGN_OR_RETURN(detail::ImportCacheEntry * e,
                             NewObject<detail::ImportCacheEntry>(kTVMFFIObject, size + 1));
-  std::memcpy(reinterpret_cast<char*>(e + 1), name, size + 1);
+  std::memcpy(TrailingOf<char>(e), name, size + 1);
   e->function = f.object().header();
   ObjectIncRef(e->function);
   detail::GlobalLockGuard lock;
