@@ -148,20 +148,6 @@ struct TypeTraits<Any> {
   }
 };
 
-namespace detail {
-// TypeTraits for a reference type `Ref` (constructible from ObjectPtr<Obj>,
-// with object()) whose objects all carry the static type index kIndex.
-template <typename Ref, typename Obj, int32_t kIndex>
-struct ObjectRefTraits {
-  static void Write(const Ref& r, TVMFFIAny* out) { WritePointer(kIndex, r.object().get(), out); }
-  static Conversion Read(const TVMFFIAny& in, Ref* out) {
-    if (in.type_index != kIndex) return Conversion::kMismatch;
-    *out = Ref(ObjectPtr<Obj>::Retain(reinterpret_cast<Obj*>(in.v_obj)));
-    return Conversion::kOk;
-  }
-};
-}  // namespace detail
-
 }  // namespace ffi_core
 
 #endif  // FFI_CORE_ANY_H_

@@ -18,6 +18,7 @@
 #include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 #include <ffi_core/padding_check.h>
 #include <ffi_core/pool_allocator.h>
 #include <ffi_core/registry.h>

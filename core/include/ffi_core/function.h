@@ -9,6 +9,7 @@
 #include <ffi_core/error.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 
 #include <cstddef>
 #include <new>
@@ -131,10 +132,9 @@ Status CallTyped(F& f, const char* name, PackedArgs args, Any* rv, std::index_se
 }
 }  // namespace detail
 
-class Function {
+class Function : public ObjectRef<FunctionObj> {
  public:
-  Function() = default;
-  explicit Function(ObjectPtr<FunctionObj> obj) : obj_(std::move(obj)) {}
+  using ObjectRef::ObjectRef;
 
   // f: Status(PackedArgs args, Any* result). Stored inside the object.
   template <typename F>
@@ -174,22 +174,11 @@ class Function {
     return CallPacked(views, static_cast<int32_t>(sizeof...(Args)));
   }
   Expected<Any> CallPacked(const AnyView* args, int32_t num_args) const;
-
-  explicit operator bool() const { return static_cast<bool>(obj_); }
-  const ObjectPtr<FunctionObj>& object() const { return obj_; }
-
- private:
-  ObjectPtr<FunctionObj> obj_;
 };
 
 template <>
-struct TypeTraits<Function> : detail::ObjectRefTraits<Function, FunctionObj, kTVMFFIFunction> {
+struct TypeTraits<Function> : detail::ObjectRefTraits<Function, kTVMFFIFunction> {
   static constexpr const char* kName = "Function";
-};
-
-template <>
-struct TypeTraits<Error> : detail::ObjectRefTraits<Error, ErrorObj, kTVMFFIError> {
-  static constexpr const char* kName = "Error";
 };
 
 }  // namespace ffi_core

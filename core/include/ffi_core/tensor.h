@@ -10,6 +10,7 @@
 #include <ffi_core/device.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -116,10 +117,9 @@ void ReleaseWithAlloc(TensorObj* self) {
 }
 }  // namespace detail
 
-class Tensor : public detail::TensorAccessors<Tensor> {
+class Tensor : public ObjectRef<TensorObj>, public detail::TensorAccessors<Tensor> {
  public:
-  Tensor() = default;
-  explicit Tensor(ObjectPtr<TensorObj> obj) : obj_(std::move(obj)) {}
+  using ObjectRef::ObjectRef;
 
   // Alloc provides `Status AllocData(DLTensor*)` (sets data) and
   // `void FreeData(DLTensor*)`; a copy of it lives inside the tensor.
@@ -179,14 +179,11 @@ class Tensor : public detail::TensorAccessors<Tensor> {
   // alive. Unsafe: the caller vouches that the data lies in source's memory.
   static Expected<Tensor> UnsafeView(const Tensor& source, const DLTensor& prototype);
 
-  explicit operator bool() const { return static_cast<bool>(obj_); }
-  const ObjectPtr<TensorObj>& object() const { return obj_; }
   DLTensor* GetDLTensor() const { return &obj_->tensor; }
 
  private:
   static Status CheckStrides(IntSpan shape, IntSpan strides);
   static Status NullDataError();
-  ObjectPtr<TensorObj> obj_;
 };
 
 // A borrowed tensor: valid while the argument it came from is.
@@ -202,7 +199,7 @@ class TensorView : public detail::TensorAccessors<TensorView> {
 };
 
 template <>
-struct TypeTraits<Tensor> : detail::ObjectRefTraits<Tensor, TensorObj, kTVMFFITensor> {
+struct TypeTraits<Tensor> : detail::ObjectRefTraits<Tensor, kTVMFFITensor> {
   static constexpr const char* kName = "Tensor";
 };
 
