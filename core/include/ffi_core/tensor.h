@@ -57,8 +57,10 @@ class TensorAccessors {
   Expected<int64_t> size(int64_t i) const;
   Expected<int64_t> stride(int64_t i) const;
   int64_t numel() const;
+  // DLTensor::data, without byte_offset (as upstream's data_ptr).
+  void* data_ptr() const { return dl()->data; }
   // The first element: data + byte_offset.
-  void* data_ptr() const { return static_cast<char*>(dl()->data) + dl()->byte_offset; }
+  void* data_with_offset() const { return static_cast<char*>(dl()->data) + dl()->byte_offset; }
   bool is_contiguous() const;
   const DLTensor* dl_tensor() const { return dl(); }
 
