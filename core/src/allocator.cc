@@ -109,7 +109,6 @@ void SetAllocator(Allocator* allocator) {
   g_allocator = allocator;
   g_allocator_set = true;
 }
-void UseDefaultAllocator() { g_allocator_set = false; }
 Allocator* GetAllocator() { return g_allocator_set ? g_allocator : port::DefaultAllocator(); }
 Allocator* MallocAllocator() { return &g_malloc; }
 

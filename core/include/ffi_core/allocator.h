@@ -1,7 +1,9 @@
-// Allocator: where ffi-core's memory comes from. Nothing in ffi-core calls
-// malloc directly; every object is carved from the allocator the user
-// injected (SetAllocator) or from a TVMFFICustomAllocator installed through
-// the C API. A plain C struct, so C firmware can provide one too.
+// Allocator: where ffi-core's memory comes from. Every object is carved from
+// the allocator the user injected (SetAllocator), else the port's default,
+// or from a TVMFFICustomAllocator installed through the C API. The only call
+// to malloc is MallocAllocator's, which nothing uses unless a port makes it
+// its default (the host does) or a firmware installs it. A plain C struct,
+// so C firmware can provide one too.
 #ifndef FFI_CORE_ALLOCATOR_H_
 #define FFI_CORE_ALLOCATOR_H_
 
@@ -29,10 +31,9 @@ inline void Deallocate(const Allocator& a, void* ptr, size_t size, size_t alignm
 
 // Installs the allocator behind ffi-core's built-in object allocator. NULL
 // installs none: every allocation then fails with a MemoryError. The
-// allocator must outlive every object allocated from it.
+// allocator must outlive every object allocated from it. Until the first
+// call the port's default is in force: malloc on the host, none on bare metal.
 void SetAllocator(Allocator* allocator);
-// Goes back to the port's default: malloc on the host, none on bare metal.
-void UseDefaultAllocator();
 // The allocator in force, or NULL when there is none.
 Allocator* GetAllocator();
 
