@@ -7,6 +7,7 @@
 #include <cstring>
 #include <new>
 
+#include "builtin_globals.h"
 #include "fixed_table.h"
 #include "global_lock_guard.h"
 

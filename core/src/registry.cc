@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "builtin_globals.h"
 #include "fixed_table.h"
 #include "global_lock_guard.h"
 

@@ -105,11 +105,6 @@ using LibraryBinLoader = Expected<Module> (*)(const Module& library, const uint8
                                               size_t size);
 Status RegisterLibraryBinLoader(const char* kind, LibraryBinLoader loader);
 
-namespace detail {
-// The built-in global `name`, made on demand, or an empty Function.
-Expected<Function> FindBuiltinGlobal(const char* name, size_t size);
-}  // namespace detail
-
 template <>
 struct TypeTraits<Module> : detail::ObjectRefTraits<Module, kTVMFFIModule> {
   static constexpr const char* kName = "Module";
