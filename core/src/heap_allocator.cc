@@ -18,8 +18,7 @@ namespace {
 constexpr size_t kHeader = AlignUp(sizeof(void*) * 3, HeapAllocator::kGranule);
 }  // namespace
 
-HeapAllocator::HeapAllocator(void* buffer, size_t size)
-    : allocator_{&AllocateThunk, &DeallocateThunk, this} {
+HeapAllocator::HeapAllocator(void* buffer, size_t size) {
   static_assert(kHeader >= sizeof(Block), "header too small");
   const uintptr_t begin = AlignUp(reinterpret_cast<uintptr_t>(buffer), kGranule);
   const uintptr_t end = AlignDown(reinterpret_cast<uintptr_t>(buffer) + size, kGranule);
@@ -29,15 +28,7 @@ HeapAllocator::HeapAllocator(void* buffer, size_t size)
   capacity_ = static_cast<size_t>(end - begin);
 }
 
-void* HeapAllocator::AllocateThunk(void* self, size_t size, size_t alignment) {
-  return static_cast<HeapAllocator*>(self)->Allocate(size, alignment);
-}
-
-void HeapAllocator::DeallocateThunk(void* self, void* ptr, size_t, size_t) {
-  static_cast<HeapAllocator*>(self)->Deallocate(ptr);
-}
-
-void* HeapAllocator::Allocate(size_t size, size_t alignment) {
+void* HeapAllocator::AllocateBlock(size_t size, size_t alignment) {
   if (!IsPowerOfTwo(alignment) || alignment > kMaxAlignment || size > capacity_) {
     ++failed_;
     return nullptr;
@@ -109,7 +100,7 @@ HeapAllocator::Block* HeapAllocator::SplitAt(Block* b, size_t offset) {
   return rest;
 }
 
-void HeapAllocator::Deallocate(void* ptr) {
+void HeapAllocator::DeallocateBlock(void* ptr, size_t, size_t) {
   if (ptr == nullptr) return;
   Block* target = reinterpret_cast<Block*>(static_cast<char*>(ptr) - kHeader);
   Block* prev = nullptr;
