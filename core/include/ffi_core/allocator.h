@@ -58,6 +58,19 @@ class AllocatorBase {
   Allocator allocator_;
 };
 
+// A `Base` allocator over a buffer of its own, kBytes aligned to kAlign, in
+// static storage when the object is static (StaticArena, StaticHeap,
+// StaticPool). `args` follow the buffer in Base's constructor.
+template <typename Base, size_t kBytes, size_t kAlign>
+class BufferOwner : public Base {
+ public:
+  template <typename... Args>
+  explicit BufferOwner(Args... args) : Base(buffer_, kBytes, args...) {}
+
+ private:
+  alignas(kAlign) unsigned char buffer_[kBytes];
+};
+
 // Installs the allocator behind ffi-core's built-in object allocator. NULL
 // installs none: every allocation then fails with a MemoryError. The
 // allocator must outlive every object allocated from it. Until the first

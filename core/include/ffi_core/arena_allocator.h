@@ -37,13 +37,7 @@ class ArenaAllocator : public AllocatorBase<ArenaAllocator> {
 
 // An arena that owns its buffer, for `static StaticArena<4096> arena;`.
 template <size_t kBytes>
-class StaticArena : public ArenaAllocator {
- public:
-  StaticArena() : ArenaAllocator(buffer_, kBytes) {}
-
- private:
-  alignas(alignof(std::max_align_t)) uint8_t buffer_[kBytes];
-};
+using StaticArena = BufferOwner<ArenaAllocator, kBytes, alignof(std::max_align_t)>;
 
 }  // namespace ffi_core
 

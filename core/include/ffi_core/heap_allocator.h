@@ -52,13 +52,7 @@ class HeapAllocator : public AllocatorBase<HeapAllocator> {
 
 // A heap that owns its storage: `static StaticHeap<16384> heap;`.
 template <size_t kBytes>
-class StaticHeap : public HeapAllocator {
- public:
-  StaticHeap() : HeapAllocator(buffer_, kBytes) {}
-
- private:
-  alignas(kGranule) uint8_t buffer_[kBytes];
-};
+using StaticHeap = BufferOwner<HeapAllocator, kBytes, HeapAllocator::kGranule>;
 
 }  // namespace ffi_core
 

@@ -47,13 +47,11 @@ class PoolAllocator : public AllocatorBase<PoolAllocator> {
 // A pool that owns its storage: `static StaticPool<64, 16> pool;` gives
 // 16 blocks of 64 bytes.
 template <size_t kBlockSize, size_t kBlocks>
-class StaticPool : public PoolAllocator {
+class StaticPool : public BufferOwner<PoolAllocator,
+                                      AlignUp(kBlockSize, PoolAllocator::kBlockAlignment) * kBlocks,
+                                      PoolAllocator::kBlockAlignment> {
  public:
-  StaticPool() : PoolAllocator(buffer_, sizeof(buffer_), kBlockSize) {}
-
- private:
-  static constexpr size_t kRounded = AlignUp(kBlockSize, kBlockAlignment);
-  alignas(kBlockAlignment) uint8_t buffer_[kRounded * kBlocks];
+  StaticPool() : StaticPool::BufferOwner(kBlockSize) {}
 };
 
 }  // namespace ffi_core
