@@ -1,6 +1,6 @@
-// Internal: the global functions core provides itself ("ffi.SystemLib",
-// "ffi.ModuleGetFunction", ...), made on demand so they take no registry
-// entry or memory until asked for. Defined in module.cc.
+// Internal: global functions made on demand, so they take no registry entry
+// or memory until asked for: core's own ("ffi.SystemLib", ...) and the
+// TVM backend's ("vm.builtin.*") are tables of Builtin.
 #ifndef FFI_CORE_SRC_BUILTIN_GLOBALS_H_
 #define FFI_CORE_SRC_BUILTIN_GLOBALS_H_
 
@@ -8,11 +8,29 @@
 #include <ffi_core/function.h>
 
 #include <cstddef>
+#include <cstring>
 
 namespace ffi_core {
 namespace detail {
 
-// The built-in global `name`, made on demand, or an empty Function.
+struct Builtin {
+  const char* name;
+  Status (*fn)(PackedArgs args, Any* rv);
+};
+
+// The function `name` (`size` bytes) of `table`, made now, or an empty Function.
+template <size_t N>
+Expected<Function> MakeBuiltin(const Builtin (&table)[N], const char* name, size_t size) {
+  for (const Builtin& b : table) {
+    if (std::strlen(b.name) == size && std::memcmp(b.name, name, size) == 0) {
+      return Function::FromPacked(b.fn);
+    }
+  }
+  return Function();
+}
+
+// Core's built-in global `name`, made on demand, or an empty Function.
+// Defined in module.cc.
 Expected<Function> FindBuiltinGlobal(const char* name, size_t size);
 
 }  // namespace detail

@@ -291,11 +291,7 @@ Status LoadFromFileGlobal(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-struct Builtin {
-  const char* name;
-  Status (*fn)(PackedArgs, Any*);
-};
-constexpr Builtin kBuiltins[] = {
+constexpr detail::Builtin kBuiltins[] = {
     {"ffi.SystemLib", &SystemLibGlobal},
     {"ffi.ModuleGetFunction", &ModuleGetFunctionGlobal},
     {"ffi.Module.load_from_file.so", &LoadSharedLibraryGlobal},
@@ -516,12 +512,7 @@ Expected<TVMFFIObject*> Module::LookupFromImports(const char* name) const {
 
 namespace detail {
 Expected<Function> FindBuiltinGlobal(const char* name, size_t size) {
-  for (const Builtin& b : kBuiltins) {
-    if (std::strlen(b.name) == size && std::memcmp(b.name, name, size) == 0) {
-      return Function::FromPacked(b.fn);
-    }
-  }
-  return Function();
+  return MakeBuiltin(kBuiltins, name, size);
 }
 }  // namespace detail
 

@@ -11,6 +11,7 @@
 
 #include <cstring>
 
+#include "builtin_globals.h"
 #include "vm_objects.h"
 
 namespace ffi_core {
@@ -508,11 +509,8 @@ Status ReadIfCond(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-struct Builtin {
-  const char* name;  // after "vm.builtin."
-  Status (*fn)(PackedArgs, Any*);
-};
-constexpr Builtin kBuiltins[] = {
+// Named after "vm.builtin.".
+constexpr detail::Builtin kBuiltins[] = {
     {"alloc_shape_heap", &AllocShapeHeap},
     {"match_shape", &MatchShape},
     {"make_shape", &MakeShape},
@@ -543,13 +541,7 @@ constexpr char kPrefix[] = "vm.builtin.";
 Expected<Function> FindBuiltin(const char* name, size_t size) {
   constexpr size_t kPrefixSize = sizeof(kPrefix) - 1;
   if (size <= kPrefixSize || std::memcmp(name, kPrefix, kPrefixSize) != 0) return Function();
-  for (const Builtin& b : kBuiltins) {
-    if (std::strlen(b.name) == size - kPrefixSize &&
-        std::memcmp(b.name, name + kPrefixSize, size - kPrefixSize) == 0) {
-      return Function::FromPacked(b.fn);
-    }
-  }
-  return Function();
+  return detail::MakeBuiltin(kBuiltins, name + kPrefixSize, size - kPrefixSize);
 }
 
 }  // namespace tvm_vm
