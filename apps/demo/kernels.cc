@@ -38,8 +38,8 @@ Status AddOne(TensorView x, TensorView y) {
     return RaiseError(ErrorKind::kValueError,
                       {"add_one: x has ", x.numel(), " elements, y has ", y.numel()});
   }
-  const float* in = static_cast<const float*>(x.data_ptr());
-  float* out = static_cast<float*>(y.data_ptr());
+  const float* in = static_cast<const float*>(x.data_with_offset());
+  float* out = static_cast<float*>(y.data_with_offset());
   for (int64_t i = 0; i < x.numel(); ++i) out[i] = in[i] + 1.0f;
   return Status::Ok();
 }
@@ -51,8 +51,8 @@ ffi_core::Expected<int64_t> DotI8(TensorView a, TensorView b) {
     return RaiseError(ErrorKind::kValueError,
                       {"dot_i8: a has ", a.numel(), " elements, b has ", b.numel()});
   }
-  const int8_t* pa = static_cast<const int8_t*>(a.data_ptr());
-  const int8_t* pb = static_cast<const int8_t*>(b.data_ptr());
+  const int8_t* pa = static_cast<const int8_t*>(a.data_with_offset());
+  const int8_t* pb = static_cast<const int8_t*>(b.data_with_offset());
   int64_t sum = 0;
   for (int64_t i = 0; i < a.numel(); ++i) sum += int64_t{pa[i]} * pb[i];
   return sum;

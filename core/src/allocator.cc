@@ -1,5 +1,6 @@
 // The injected allocator, the built-in TVMFFICustomAllocator on top of it,
 // and object storage through whichever TVMFFICustomAllocator is installed.
+#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
@@ -24,9 +25,6 @@ struct BlockPrefix {
   uint16_t body_offset;  // from the start of the block to the body
   uint16_t alignment;
 };
-
-bool IsPowerOfTwo(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
-size_t RoundUp(size_t x, size_t align) { return (x + align - 1) & ~(align - 1); }
 
 TVMFFIObjectAllocHeader* AllocHeaderOf(void* body) {
   return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(body) -
@@ -72,7 +70,7 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
   if (a == nullptr) return RaiseNoAllocator(size, type_index);
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset =
-      RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
+      AlignUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
   if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
     return RaiseBadRequest(size, alignment);
   }
@@ -104,7 +102,6 @@ void SetAllocator(Allocator* allocator) {
   g_allocator = allocator;
   g_allocator_set = true;
 }
-void UseDefaultAllocator() { g_allocator_set = false; }
 Allocator* SystemAllocator() { return const_cast<Allocator*>(&kSystem); }
 Allocator* GetAllocator() { return g_allocator_set ? g_allocator : SystemAllocator(); }
 

@@ -1,3 +1,4 @@
+#include <ffi_core/align.h>
 #include <ffi_core/arena_allocator.h>
 
 #include <cstdint>
@@ -5,9 +6,7 @@
 namespace ffi_core {
 
 ArenaAllocator::ArenaAllocator(void* buffer, size_t size)
-    : allocator_{&AllocateThunk, &DeallocateThunk, this},
-      base_(static_cast<uint8_t*>(buffer)),
-      size_(size) {}
+    : base_(static_cast<uint8_t*>(buffer)), size_(size) {}
 
 bool ArenaAllocator::Reset() {
   if (live_blocks_ != 0) return false;
@@ -15,27 +14,26 @@ bool ArenaAllocator::Reset() {
   return true;
 }
 
-void* ArenaAllocator::AllocateThunk(void* self, size_t size, size_t alignment) {
-  ArenaAllocator* a = static_cast<ArenaAllocator*>(self);
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
-    ++a->failed_;
+void* ArenaAllocator::AllocateBlock(size_t size, size_t alignment) {
+  if (!IsPowerOfTwo(alignment)) {
+    ++failed_;
     return nullptr;
   }
   // Align the address, not the offset: the buffer itself may be less aligned.
-  const uintptr_t start = reinterpret_cast<uintptr_t>(a->base_) + a->offset_;
-  const uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t{alignment} - 1);
-  const size_t new_offset = static_cast<size_t>(aligned - reinterpret_cast<uintptr_t>(a->base_));
-  if (new_offset > a->size_ || size > a->size_ - new_offset) {
-    ++a->failed_;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(base_) + offset_;
+  const uintptr_t aligned = AlignUp(start, alignment);
+  const size_t new_offset = static_cast<size_t>(aligned - reinterpret_cast<uintptr_t>(base_));
+  if (new_offset > size_ || size > size_ - new_offset) {
+    ++failed_;
     return nullptr;
   }
-  a->offset_ = new_offset + size;
-  ++a->live_blocks_;
+  offset_ = new_offset + size;
+  ++live_blocks_;
   return reinterpret_cast<void*>(aligned);
 }
 
-void ArenaAllocator::DeallocateThunk(void* self, void* ptr, size_t, size_t) {
-  if (ptr != nullptr) --static_cast<ArenaAllocator*>(self)->live_blocks_;
+void ArenaAllocator::DeallocateBlock(void* ptr, size_t, size_t) {
+  if (ptr != nullptr) --live_blocks_;
 }
 
 }  // namespace ffi_core

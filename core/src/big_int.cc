@@ -16,9 +16,8 @@ struct BigIntObj {
   TVMFFIObject header;
   size_t size;  // words that follow the object
 };
-static_assert(sizeof(BigIntObj) % alignof(int64_t) == 0, "words follow the object aligned");
 
-int64_t* WordsOf(BigIntObj* obj) { return reinterpret_cast<int64_t*>(obj + 1); }
+int64_t* WordsOf(BigIntObj* obj) { return TrailingOf<int64_t>(obj); }
 
 int64_t WordAt(const char* data, size_t i) {
   int64_t w;

@@ -2,28 +2,23 @@
 
 namespace ffi_core {
 
-CountingAllocator::CountingAllocator(Allocator* inner)
-    : allocator_{&AllocateThunk, &DeallocateThunk, this}, inner_(inner) {}
-
-void* CountingAllocator::AllocateThunk(void* self, size_t size, size_t alignment) {
-  CountingAllocator* c = static_cast<CountingAllocator*>(self);
-  if (c->fail_after_ == 0) return nullptr;
-  if (c->fail_after_ > 0) --c->fail_after_;
-  void* p = Allocate(*c->inner_, size, alignment);
+void* CountingAllocator::AllocateBlock(size_t size, size_t alignment) {
+  if (fail_after_ == 0) return nullptr;
+  if (fail_after_ > 0) --fail_after_;
+  void* p = Allocate(*inner_, size, alignment);
   if (p != nullptr) {
-    ++c->live_blocks_;
-    c->live_bytes_ += size;
-    ++c->total_;
+    ++live_blocks_;
+    live_bytes_ += size;
+    ++total_;
   }
   return p;
 }
 
-void CountingAllocator::DeallocateThunk(void* self, void* ptr, size_t size, size_t alignment) {
+void CountingAllocator::DeallocateBlock(void* ptr, size_t size, size_t alignment) {
   if (ptr == nullptr) return;
-  CountingAllocator* c = static_cast<CountingAllocator*>(self);
-  --c->live_blocks_;
-  c->live_bytes_ -= size;
-  Deallocate(*c->inner_, ptr, size, alignment);
+  --live_blocks_;
+  live_bytes_ -= size;
+  Deallocate(*inner_, ptr, size, alignment);
 }
 
 }  // namespace ffi_core

@@ -4,15 +4,6 @@
 namespace ffi_core {
 namespace detail {
 
-Expected<FunctionObj*> AllocateFunctionObj(size_t payload_size, size_t payload_align,
-                                           size_t* payload_offset) {
-  const size_t align = payload_align > alignof(FunctionObj) ? payload_align : alignof(FunctionObj);
-  *payload_offset = (sizeof(FunctionObj) + payload_align - 1) / payload_align * payload_align;
-  FFI_CORE_ASSIGN_OR_RETURN(
-      void* mem, AllocateObjectStorage(*payload_offset + payload_size, align, kTVMFFIFunction));
-  return static_cast<FunctionObj*>(mem);
-}
-
 int SafeCallFailed() {
   if (HasPendingError()) return -1;
   return RaiseError(ErrorKind::kRuntimeError, {"function failed without raising an error"})

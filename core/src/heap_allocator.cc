@@ -1,3 +1,4 @@
+#include <ffi_core/align.h>
 #include <ffi_core/heap_allocator.h>
 #include <ffi_core/port.h>
 
@@ -14,38 +15,25 @@ struct HeapAllocator::Block {
 };
 
 namespace {
-constexpr size_t kHeader =
-    (sizeof(void*) * 3 + HeapAllocator::kGranule - 1) & ~(HeapAllocator::kGranule - 1);
-
-uintptr_t AlignUp(uintptr_t x, size_t a) { return (x + a - 1) & ~uintptr_t{a - 1}; }
+constexpr size_t kHeader = AlignUp(sizeof(void*) * 3, HeapAllocator::kGranule);
 }  // namespace
 
-HeapAllocator::HeapAllocator(void* buffer, size_t size)
-    : allocator_{&AllocateThunk, &DeallocateThunk, this} {
+HeapAllocator::HeapAllocator(void* buffer, size_t size) {
   static_assert(kHeader >= sizeof(Block), "header too small");
   const uintptr_t begin = AlignUp(reinterpret_cast<uintptr_t>(buffer), kGranule);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(buffer) + size) & ~uintptr_t{kGranule - 1};
+  const uintptr_t end = AlignDown(reinterpret_cast<uintptr_t>(buffer) + size, kGranule);
   if (buffer == nullptr || end <= begin || end - begin <= kHeader) return;
   first_ = reinterpret_cast<Block*>(begin);
   *first_ = Block{nullptr, static_cast<size_t>(end - begin), true};
   capacity_ = static_cast<size_t>(end - begin);
 }
 
-void* HeapAllocator::AllocateThunk(void* self, size_t size, size_t alignment) {
-  return static_cast<HeapAllocator*>(self)->Allocate(size, alignment);
-}
-
-void HeapAllocator::DeallocateThunk(void* self, void* ptr, size_t, size_t) {
-  static_cast<HeapAllocator*>(self)->Deallocate(ptr);
-}
-
-void* HeapAllocator::Allocate(size_t size, size_t alignment) {
-  if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > kMaxAlignment ||
-      size > capacity_) {
+void* HeapAllocator::AllocateBlock(size_t size, size_t alignment) {
+  if (!IsPowerOfTwo(alignment) || alignment > kMaxAlignment || size > capacity_) {
     ++failed_;
     return nullptr;
   }
-  const size_t body = AlignUp(size == 0 ? 1 : size, kGranule);
+  const size_t body = AlignUp(size == 0 ? size_t{1} : size, kGranule);
   Block* b = body <= kSmallBlock ? CarveFromTop(body, alignment) : CarveFromBottom(body, alignment);
   if (b == nullptr) {
     ++failed_;
@@ -89,7 +77,7 @@ HeapAllocator::Block* HeapAllocator::CarveFromTop(size_t body, size_t alignment)
     const uintptr_t start = reinterpret_cast<uintptr_t>(b);
     // The payload as high as it goes; what is left in front stays free when
     // it can hold a block, else the whole block is taken.
-    const uintptr_t payload = (start + b->size - body) & ~uintptr_t{alignment - 1};
+    const uintptr_t payload = AlignDown(start + b->size - body, alignment);
     if (payload < start + kHeader) continue;
     size_t offset = static_cast<size_t>(payload - kHeader - start);
     if (offset != 0 && offset < kHeader + kGranule) {
@@ -112,7 +100,7 @@ HeapAllocator::Block* HeapAllocator::SplitAt(Block* b, size_t offset) {
   return rest;
 }
 
-void HeapAllocator::Deallocate(void* ptr) {
+void HeapAllocator::DeallocateBlock(void* ptr, size_t, size_t) {
   if (ptr == nullptr) return;
   Block* target = reinterpret_cast<Block*>(static_cast<char*>(ptr) - kHeader);
   Block* prev = nullptr;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <new>
 
+#include "builtin_globals.h"
 #include "fixed_table.h"
 #include "global_lock_guard.h"
 
@@ -19,7 +20,7 @@ struct ImportCacheEntry {
   ImportCacheEntry* next;
   TVMFFIObject* function;
   ~ImportCacheEntry() { ObjectDecRef(function); }
-  const char* name() const { return reinterpret_cast<const char*>(this + 1); }
+  const char* name() const { return TrailingOf<const char>(this); }
 };
 }  // namespace detail
 
@@ -290,11 +291,7 @@ Status LoadFromFileGlobal(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-struct Builtin {
-  const char* name;
-  Status (*fn)(PackedArgs, Any*);
-};
-constexpr Builtin kBuiltins[] = {
+constexpr detail::Builtin kBuiltins[] = {
     {"ffi.SystemLib", &SystemLibGlobal},
     {"ffi.ModuleGetFunction", &ModuleGetFunctionGlobal},
     {"ffi.Module.load_from_file.so", &LoadSharedLibraryGlobal},
@@ -506,7 +503,7 @@ Expected<TVMFFIObject*> Module::LookupFromImports(const char* name) const {
   }
   FFI_CORE_ASSIGN_OR_RETURN(detail::ImportCacheEntry * e,
                             NewObject<detail::ImportCacheEntry>(kTVMFFIObject, size + 1));
-  std::memcpy(reinterpret_cast<char*>(e + 1), name, size + 1);
+  std::memcpy(TrailingOf<char>(e), name, size + 1);
   e->function = f.object().header();
   ObjectIncRef(e->function);
   detail::GlobalLockGuard lock;
@@ -517,12 +514,7 @@ Expected<TVMFFIObject*> Module::LookupFromImports(const char* name) const {
 
 namespace detail {
 Expected<Function> FindBuiltinGlobal(const char* name, size_t size) {
-  for (const Builtin& b : kBuiltins) {
-    if (std::strlen(b.name) == size && std::memcmp(b.name, name, size) == 0) {
-      return Function::FromPacked(b.fn);
-    }
-  }
-  return Function();
+  return MakeBuiltin(kBuiltins, name, size);
 }
 }  // namespace detail
 

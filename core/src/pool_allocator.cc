@@ -1,3 +1,4 @@
+#include <ffi_core/align.h>
 #include <ffi_core/pool_allocator.h>
 
 #include <cstdint>
@@ -5,11 +6,10 @@
 namespace ffi_core {
 
 PoolAllocator::PoolAllocator(void* buffer, size_t buffer_size, size_t block_size)
-    : allocator_{&AllocateThunk, &DeallocateThunk, this},
-      block_size_((block_size + kBlockAlignment - 1) / kBlockAlignment * kBlockAlignment) {
+    : block_size_(AlignUp(block_size, kBlockAlignment)) {
   if (block_size_ < sizeof(FreeBlock)) block_size_ = kBlockAlignment;
   const uintptr_t raw = reinterpret_cast<uintptr_t>(buffer);
-  const uintptr_t first = (raw + kBlockAlignment - 1) & ~(uintptr_t{kBlockAlignment} - 1);
+  const uintptr_t first = AlignUp(raw, kBlockAlignment);
   const size_t skipped = static_cast<size_t>(first - raw);
   if (buffer == nullptr || skipped > buffer_size) return;
   begin_ = reinterpret_cast<uint8_t*>(first);
@@ -22,25 +22,23 @@ PoolAllocator::PoolAllocator(void* buffer, size_t buffer_size, size_t block_size
   }
 }
 
-void* PoolAllocator::AllocateThunk(void* self, size_t size, size_t alignment) {
-  PoolAllocator* p = static_cast<PoolAllocator*>(self);
-  if (size > p->block_size_ || alignment > kBlockAlignment || p->free_list_ == nullptr) {
-    ++p->failed_;
+void* PoolAllocator::AllocateBlock(size_t size, size_t alignment) {
+  if (size > block_size_ || alignment > kBlockAlignment || free_list_ == nullptr) {
+    ++failed_;
     return nullptr;
   }
-  FreeBlock* b = p->free_list_;
-  p->free_list_ = b->next;
-  if (++p->live_blocks_ > p->peak_blocks_) p->peak_blocks_ = p->live_blocks_;
+  FreeBlock* b = free_list_;
+  free_list_ = b->next;
+  if (++live_blocks_ > peak_blocks_) peak_blocks_ = live_blocks_;
   return b;
 }
 
-void PoolAllocator::DeallocateThunk(void* self, void* ptr, size_t, size_t) {
+void PoolAllocator::DeallocateBlock(void* ptr, size_t, size_t) {
   if (ptr == nullptr) return;
-  PoolAllocator* p = static_cast<PoolAllocator*>(self);
   FreeBlock* b = static_cast<FreeBlock*>(ptr);
-  b->next = p->free_list_;
-  p->free_list_ = b;
-  --p->live_blocks_;
+  b->next = free_list_;
+  free_list_ = b;
+  --live_blocks_;
 }
 
 }  // namespace ffi_core

@@ -5,6 +5,8 @@
 
 #include <cstring>
 
+#include "builtin_globals.h"
+#include "fixed_table.h"
 #include "global_lock_guard.h"
 
 namespace ffi_core {
@@ -28,15 +30,17 @@ uint8_t Tag(const char* name, size_t size) {
                               static_cast<unsigned char>(name[size - 1]));
 }
 
-Entry* Find(const char* name, size_t size) {
+// The entry registered as `name`, else the first free one, else NULL.
+Entry* FindOrFree(const char* name, size_t size) {
   const uint8_t tag = Tag(name, size);
-  for (size_t i = 0; i < FFI_CORE_GLOBAL_FUNCTION_CAPACITY; ++i) {
-    Entry& e = g_table[i];
-    if (g_tags[i] != tag || e.function == nullptr) continue;
-    const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
-    if (n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0)) return &e;
-  }
-  return nullptr;
+  return detail::FindOrFreeSlot(
+      g_table,
+      [&](const Entry& e) {
+        if (g_tags[&e - g_table] != tag) return false;
+        const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
+        return n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0);
+      },
+      [](const Entry& e) { return e.function == nullptr; });
 }
 
 }  // namespace
@@ -53,25 +57,17 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
   Any old_name;
   {
     detail::GlobalLockGuard lock;
-    Entry* e = Find(name, name_size);
-    if (e != nullptr && !allow_override) {
-      return RaiseError(ErrorKind::kKeyError,
-                        {"global function '", owned.data(), "' is already registered"});
-    }
+    Entry* e = FindOrFree(name, name_size);
     if (e == nullptr) {
-      for (Entry& candidate : g_table) {
-        if (candidate.function == nullptr) {
-          e = &candidate;
-          break;
-        }
+      return RaiseError(ErrorKind::kMemoryError,
+                        {"global function table is full (FFI_CORE_GLOBAL_FUNCTION_CAPACITY=",
+                         FFI_CORE_GLOBAL_FUNCTION_CAPACITY, ") registering '", owned.data(), "'"});
+    }
+    if (e->function != nullptr) {
+      if (!allow_override) {
+        return RaiseError(ErrorKind::kKeyError,
+                          {"global function '", owned.data(), "' is already registered"});
       }
-      if (e == nullptr) {
-        return RaiseError(
-            ErrorKind::kMemoryError,
-            {"global function table is full (FFI_CORE_GLOBAL_FUNCTION_CAPACITY=",
-             FFI_CORE_GLOBAL_FUNCTION_CAPACITY, ") registering '", owned.data(), "'"});
-      }
-    } else {
       old_function = e->function;
       old_name = Any::AdoptRaw(e->name);
     }
@@ -91,8 +87,8 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
   }
   {
     detail::GlobalLockGuard lock;
-    Entry* e = Find(name, name_size);
-    if (e != nullptr) {
+    Entry* e = FindOrFree(name, name_size);
+    if (e != nullptr && e->function != nullptr) {
       return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
     }
   }

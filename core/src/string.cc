@@ -19,7 +19,7 @@ namespace {
   // size + 1 saturates so that NewObject's overflow check sees it.
   const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
   FFI_CORE_ASSIGN_OR_RETURN(BytesObj * obj, NewObject<BytesObj>(object_index, with_nul));
-  char* text = reinterpret_cast<char*>(obj + 1);
+  char* text = TrailingOf<char>(obj);
   std::memcpy(text, data, size);
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};

@@ -118,14 +118,14 @@ Expected<TensorObj*> NewTensorObj(const int64_t* shape, const int64_t* strides, 
                                   DLDataType dtype, DLDevice device, size_t extra,
                                   size_t extra_align, size_t* extra_offset) {
   const size_t arrays = 2 * static_cast<size_t>(ndim) * sizeof(int64_t);
-  const size_t head = sizeof(TensorObj) + arrays;
-  const size_t align = extra_align > alignof(TensorObj) ? extra_align : alignof(TensorObj);
-  *extra_offset = extra == 0 ? head : (head + extra_align - 1) / extra_align * extra_align;
-  FFI_CORE_ASSIGN_OR_RETURN(void* mem,
-                            AllocateObjectStorage(*extra_offset + extra, align, kTVMFFITensor));
+  // The arrays and then `extra` trail the object.
+  const size_t head = TrailingOffset(sizeof(TensorObj), alignof(int64_t)) + arrays;
+  *extra_offset = TrailingOffset(head, extra_align);
+  FFI_CORE_ASSIGN_OR_RETURN(
+      void* mem, AllocateWithTrailing(head, alignof(TensorObj), extra, extra_align, kTVMFFITensor));
   TensorObj* obj = new (mem) TensorObj();
   InitObjectHeader(&obj->header, kTVMFFITensor, &ObjectDeleter<TensorObj>);
-  int64_t* shape_copy = reinterpret_cast<int64_t*>(obj + 1);
+  int64_t* shape_copy = TrailingOf<int64_t>(obj);
   int64_t* stride_copy = shape_copy + ndim;
   for (int32_t i = 0; i < ndim; ++i) shape_copy[i] = shape[i];
   obj->tensor.data = nullptr;

@@ -235,7 +235,10 @@ TEST_CASE("as_strided and unsafe views share memory and bounds are checked") {
   const int64_t strides[] = {4};
   Expected<Tensor> col = t->as_strided(IntSpan{shape, 1}, IntSpan{strides, 1}, 1);
   REQUIRE(col.ok());
-  const float* first = static_cast<const float*>(col->data_ptr());
+  // data_ptr is DLTensor::data, as upstream's; the offset is separate.
+  CHECK(col->data_ptr() == t->data_ptr());
+  CHECK(col->dl_tensor()->byte_offset == sizeof(float));
+  const float* first = static_cast<const float*>(col->data_with_offset());
   CHECK(first[0] == 1.0f);
   CHECK(first[8] == 9.0f);
   CHECK_FALSE(col->is_contiguous());

@@ -2,6 +2,7 @@
 // the workspace buffer, or blocks from ffi-core's installed allocator when
 // no buffer is set. Every failure is a raised error and a NULL or non-zero
 // return, which the generated kernel passes on.
+#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
 #include <ffi_core/tvm_workspace.h>
@@ -30,7 +31,7 @@ struct BlockHeader {
   size_t prev;   // buffer: header offset of the block below, or kNone
   ffi_core::Allocator* allocator;  // allocator blocks: where to give it back
 };
-constexpr size_t kHeaderSize = (sizeof(BlockHeader) + kAlign - 1) & ~(kAlign - 1);
+constexpr size_t kHeaderSize = ffi_core::AlignUp(sizeof(BlockHeader), kAlign);
 constexpr size_t kLive = 0x57534c56u;       // a live buffer block
 constexpr size_t kFreed = 0x57534644u;      // freed, still below the top
 constexpr size_t kAllocated = 0x5753414cu;  // a live allocator block
@@ -66,7 +67,7 @@ void* Refuse(size_t nbytes, const char* why) {
 
 void* AllocateFromBuffer(size_t nbytes) {
   const uintptr_t base = reinterpret_cast<uintptr_t>(g_ws.base);
-  const uintptr_t payload = (base + g_ws.top + kHeaderSize + kAlign - 1) & ~uintptr_t{kAlign - 1};
+  const uintptr_t payload = ffi_core::AlignUp(base + g_ws.top + kHeaderSize, kAlign);
   const size_t payload_offset = static_cast<size_t>(payload - base);
   if (payload_offset > g_ws.capacity || nbytes > g_ws.capacity - payload_offset) {
     char why[72];

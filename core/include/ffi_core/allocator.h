@@ -27,12 +27,53 @@ inline void Deallocate(const Allocator& a, void* ptr, size_t size, size_t alignm
   a.deallocate(a.context, ptr, size, alignment);
 }
 
+// Base of the allocators that keep state (arena, pool, heap, counting): the
+// Allocator view, wired to Derived's AllocateBlock and DeallocateBlock (with
+// the contract above). Not copyable: the view points at the object.
+template <typename Derived>
+class AllocatorBase {
+ public:
+  AllocatorBase(const AllocatorBase&) = delete;
+  AllocatorBase& operator=(const AllocatorBase&) = delete;
+
+  // The Allocator view to pass to SetAllocator and friends.
+  Allocator* allocator() { return &allocator_; }
+
+ protected:
+  AllocatorBase() : allocator_{&AllocateThunk, &DeallocateThunk, this} {}
+  ~AllocatorBase() = default;
+
+ private:
+  static Derived* Self(void* context) {
+    return static_cast<Derived*>(static_cast<AllocatorBase*>(context));
+  }
+  static void* AllocateThunk(void* context, size_t size, size_t alignment) {
+    return Self(context)->AllocateBlock(size, alignment);
+  }
+  static void DeallocateThunk(void* context, void* ptr, size_t size, size_t alignment) {
+    Self(context)->DeallocateBlock(ptr, size, alignment);
+  }
+  Allocator allocator_;
+};
+
+// A `Base` allocator over a buffer of its own, kBytes aligned to kAlign, in
+// static storage when the object is static (StaticArena, StaticHeap,
+// StaticPool). `args` follow the buffer in Base's constructor.
+template <typename Base, size_t kBytes, size_t kAlign>
+class BufferOwner : public Base {
+ public:
+  template <typename... Args>
+  explicit BufferOwner(Args... args) : Base(buffer_, kBytes, args...) {}
+
+ private:
+  alignas(kAlign) unsigned char buffer_[kBytes];
+};
+
 // Installs the allocator behind ffi-core's built-in object allocator. NULL
 // installs none: every allocation then fails with a MemoryError. The
-// allocator must outlive every object allocated from it.
+// allocator must outlive every object allocated from it. Until the first
+// call the port's system heap is in force (SystemAllocator).
 void SetAllocator(Allocator* allocator);
-// Goes back to the default: the port's system heap (SystemAllocator).
-void UseDefaultAllocator();
 // The allocator in force, or NULL when there is none.
 Allocator* GetAllocator();
 

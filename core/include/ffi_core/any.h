@@ -23,21 +23,11 @@ class Any;
 Status RaiseConversionError(Conversion c, const char* expected, int32_t actual_index,
                             const char* func, int arg_index);
 
-class AnyView {
+namespace detail {
+// What AnyView and Any share: the TVMFFIAny (their only member, so both keep
+// its layout) and the ways to read it.
+class AnyBase {
  public:
-  AnyView() : data_(NoneAny()) {}
-  template <typename T, typename U = std::decay_t<T>,
-            typename = std::enable_if_t<HasTypeTraits<U>::value && !std::is_same_v<U, Any>>>
-  AnyView(const T& value) {  // NOLINT(runtime/explicit)
-    TypeTraits<U>::Write(value, &data_);
-  }
-  AnyView(const Any& value);  // NOLINT(runtime/explicit)
-
-  static AnyView FromRaw(const TVMFFIAny& raw) {
-    AnyView v;
-    v.data_ = raw;
-    return v;
-  }
   const TVMFFIAny& raw() const { return data_; }
   int32_t type_index() const { return data_.type_index; }
   bool is_none() const { return data_.type_index == kTVMFFINone; }
@@ -58,13 +48,33 @@ class AnyView {
     return out;
   }
 
- private:
+ protected:
+  AnyBase() = default;  // data_ left for the derived constructor to write
+  explicit AnyBase(const TVMFFIAny& data) : data_(data) {}
   TVMFFIAny data_;
 };
+}  // namespace detail
 
-class Any {
+class AnyView : public detail::AnyBase {
  public:
-  Any() : data_(NoneAny()) {}
+  AnyView() : AnyBase(NoneAny()) {}
+  template <typename T, typename U = std::decay_t<T>,
+            typename = std::enable_if_t<HasTypeTraits<U>::value && !std::is_same_v<U, Any>>>
+  AnyView(const T& value) {  // NOLINT(runtime/explicit)
+    TypeTraits<U>::Write(value, &data_);
+  }
+  AnyView(const Any& value);  // NOLINT(runtime/explicit)
+
+  static AnyView FromRaw(const TVMFFIAny& raw) {
+    AnyView v;
+    v.data_ = raw;
+    return v;
+  }
+};
+
+class Any : public detail::AnyBase {
+ public:
+  Any() : AnyBase(NoneAny()) {}
   // Owned values only: a borrowed C string has no owned form without
   // allocating, so build a String (or use FromView) instead.
   template <typename T, typename U = std::decay_t<T>,
@@ -75,8 +85,8 @@ class Any {
     TypeTraits<U>::Write(value, &data_);
     RetainIfObject();
   }
-  Any(const Any& other) : data_(other.data_) { RetainIfObject(); }
-  Any(Any&& other) noexcept : data_(std::exchange(other.data_, NoneAny())) {}
+  Any(const Any& other) : AnyBase(other.data_) { RetainIfObject(); }
+  Any(Any&& other) noexcept : AnyBase(std::exchange(other.data_, NoneAny())) {}
   Any& operator=(Any other) noexcept {
     std::swap(data_, other.data_);
     return *this;
@@ -101,30 +111,17 @@ class Any {
     if (data_.type_index >= kTVMFFIStaticObjectBegin) ObjectDecRef(data_.v_obj);
     data_ = NoneAny();
   }
-  const TVMFFIAny& raw() const { return data_; }
-  int32_t type_index() const { return data_.type_index; }
-  bool is_none() const { return data_.type_index == kTVMFFINone; }
-
-  template <typename T>
-  Conversion TryAs(T* out) const {
-    return TypeTraits<T>::Read(data_, out);
-  }
-  template <typename T>
-  Expected<T> As() const {
-    return AnyView(*this).As<T>();
-  }
 
  private:
   void RetainIfObject() {
     if (data_.type_index >= kTVMFFIStaticObjectBegin) ObjectIncRef(data_.v_obj);
   }
-  TVMFFIAny data_;
 };
 
 static_assert(sizeof(AnyView) == sizeof(TVMFFIAny), "AnyView must keep TVMFFIAny's layout");
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must keep TVMFFIAny's layout");
 
-inline AnyView::AnyView(const Any& value) : data_(value.raw()) {}
+inline AnyView::AnyView(const Any& value) : AnyBase(value.raw()) {}
 
 // Any and AnyView as function arguments and results.
 template <>
@@ -147,20 +144,6 @@ struct TypeTraits<Any> {
     return Conversion::kOk;
   }
 };
-
-namespace detail {
-// TypeTraits for a reference type `Ref` (constructible from ObjectPtr<Obj>,
-// with object()) whose objects all carry the static type index kIndex.
-template <typename Ref, typename Obj, int32_t kIndex>
-struct ObjectRefTraits {
-  static void Write(const Ref& r, TVMFFIAny* out) { WritePointer(kIndex, r.object().get(), out); }
-  static Conversion Read(const TVMFFIAny& in, Ref* out) {
-    if (in.type_index != kIndex) return Conversion::kMismatch;
-    *out = Ref(ObjectPtr<Obj>::Retain(reinterpret_cast<Obj*>(in.v_obj)));
-    return Conversion::kOk;
-  }
-};
-}  // namespace detail
 
 }  // namespace ffi_core
 

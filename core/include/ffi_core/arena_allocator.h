@@ -11,14 +11,9 @@
 
 namespace ffi_core {
 
-class ArenaAllocator {
+class ArenaAllocator : public AllocatorBase<ArenaAllocator> {
  public:
   ArenaAllocator(void* buffer, size_t size);
-  ArenaAllocator(const ArenaAllocator&) = delete;
-  ArenaAllocator& operator=(const ArenaAllocator&) = delete;
-
-  // The Allocator view to pass to SetAllocator and friends.
-  Allocator* allocator() { return &allocator_; }
 
   // Rewinds to empty. Only valid when live_blocks() == 0.
   bool Reset();
@@ -29,10 +24,10 @@ class ArenaAllocator {
   size_t failed_allocations() const { return failed_; }
 
  private:
-  static void* AllocateThunk(void* self, size_t size, size_t alignment);
-  static void DeallocateThunk(void* self, void* ptr, size_t size, size_t alignment);
+  friend class AllocatorBase<ArenaAllocator>;
+  void* AllocateBlock(size_t size, size_t alignment);
+  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
 
-  Allocator allocator_;
   uint8_t* base_;
   size_t size_;
   size_t offset_ = 0;
@@ -42,13 +37,7 @@ class ArenaAllocator {
 
 // An arena that owns its buffer, for `static StaticArena<4096> arena;`.
 template <size_t kBytes>
-class StaticArena : public ArenaAllocator {
- public:
-  StaticArena() : ArenaAllocator(buffer_, kBytes) {}
-
- private:
-  alignas(alignof(std::max_align_t)) uint8_t buffer_[kBytes];
-};
+using StaticArena = BufferOwner<ArenaAllocator, kBytes, alignof(std::max_align_t)>;
 
 }  // namespace ffi_core
 

@@ -9,13 +9,9 @@
 
 namespace ffi_core {
 
-class CountingAllocator {
+class CountingAllocator : public AllocatorBase<CountingAllocator> {
  public:
-  explicit CountingAllocator(Allocator* inner);
-  CountingAllocator(const CountingAllocator&) = delete;
-  CountingAllocator& operator=(const CountingAllocator&) = delete;
-
-  Allocator* allocator() { return &allocator_; }
+  explicit CountingAllocator(Allocator* inner) : inner_(inner) {}
 
   size_t live_blocks() const { return live_blocks_; }
   size_t live_bytes() const { return live_bytes_; }
@@ -25,10 +21,10 @@ class CountingAllocator {
   void FailAfter(long n) { fail_after_ = n; }
 
  private:
-  static void* AllocateThunk(void* self, size_t size, size_t alignment);
-  static void DeallocateThunk(void* self, void* ptr, size_t size, size_t alignment);
+  friend class AllocatorBase<CountingAllocator>;
+  void* AllocateBlock(size_t size, size_t alignment);
+  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
 
-  Allocator allocator_;
   Allocator* inner_;
   size_t live_blocks_ = 0;
   size_t live_bytes_ = 0;

@@ -5,6 +5,7 @@
 #define FFI_CORE_ERROR_H_
 
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 #include <ffi_core/status.h>
 #include <tvm/ffi/c_api.h>
 
@@ -52,24 +53,23 @@ void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_part
 
 // A ref-counted error object of any origin (ffi-core's slot, the heap, or
 // another runtime): read through the ABI's TVMFFIErrorCell.
-class Error {
+class Error : public ObjectRef<ErrorObj> {
  public:
-  Error() = default;
-  explicit Error(ObjectPtr<ErrorObj> obj) : obj_(std::move(obj)) {}
+  using ObjectRef::ObjectRef;
 
   // Takes the pending error from the caller's slot (empty if none).
   static Error MoveFromRaised();
   // Allocates an error object from the installed allocator.
   static Expected<Error> Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message);
 
-  explicit operator bool() const { return static_cast<bool>(obj_); }
   TVMFFIByteArray kind() const { return obj_->cell.kind; }
   TVMFFIByteArray message() const { return obj_->cell.message; }
   ErrorKind kind_code() const;
-  const ObjectPtr<ErrorObj>& object() const { return obj_; }
+};
 
- private:
-  ObjectPtr<ErrorObj> obj_;
+template <>
+struct TypeTraits<Error> : detail::ObjectRefTraits<Error, kTVMFFIError> {
+  static constexpr const char* kName = "Error";
 };
 
 // The Status matching whatever error is pending in the caller's slot; used

@@ -2,6 +2,7 @@
 #ifndef FFI_CORE_FFI_CORE_H_
 #define FFI_CORE_FFI_CORE_H_
 
+#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/any.h>
 #include <ffi_core/arena_allocator.h>
@@ -16,6 +17,7 @@
 #include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 #include <ffi_core/padding_check.h>
 #include <ffi_core/pool_allocator.h>
 #include <ffi_core/registry.h>

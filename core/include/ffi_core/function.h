@@ -9,6 +9,7 @@
 #include <ffi_core/error.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 
 #include <cstddef>
 #include <new>
@@ -38,17 +39,14 @@ class PackedArgs {
 };
 
 namespace detail {
-// Storage for an object with a callable after its FunctionObj.
-Expected<FunctionObj*> AllocateFunctionObj(size_t payload_size, size_t payload_align,
-                                           size_t* payload_offset);
 // Turns a failed Status into the C return code, raising a RuntimeError if
 // the callee forgot to raise one.
 int SafeCallFailed();
 
+// The callable stored after the FunctionObj.
 template <typename F>
 F* CallableOf(void* function_obj) {
-  constexpr size_t kOffset = (sizeof(FunctionObj) + alignof(F) - 1) / alignof(F) * alignof(F);
-  return std::launder(reinterpret_cast<F*>(static_cast<char*>(function_obj) + kOffset));
+  return std::launder(TrailingOf<F>(static_cast<FunctionObj*>(function_obj)));
 }
 
 template <typename F>
@@ -134,18 +132,18 @@ Status CallTyped(F& f, const char* name, PackedArgs args, Any* rv, std::index_se
 }
 }  // namespace detail
 
-class Function {
+class Function : public ObjectRef<FunctionObj> {
  public:
-  Function() = default;
-  explicit Function(ObjectPtr<FunctionObj> obj) : obj_(std::move(obj)) {}
+  using ObjectRef::ObjectRef;
 
   // f: Status(PackedArgs args, Any* result). Stored inside the object.
   template <typename F>
   static Expected<Function> FromPacked(F f) {
-    size_t offset = 0;
-    FFI_CORE_ASSIGN_OR_RETURN(FunctionObj * obj,
-                              detail::AllocateFunctionObj(sizeof(F), alignof(F), &offset));
-    new (static_cast<char*>(static_cast<void*>(obj)) + offset) F(std::move(f));
+    FFI_CORE_ASSIGN_OR_RETURN(
+        void* mem, AllocateWithTrailing(sizeof(FunctionObj), alignof(FunctionObj), sizeof(F),
+                                        alignof(F), kTVMFFIFunction));
+    FunctionObj* obj = static_cast<FunctionObj*>(mem);
+    new (TrailingOf<F>(obj)) F(std::move(f));
     InitObjectHeader(&obj->header, kTVMFFIFunction, &detail::CallableDeleter<F>);
     obj->cell.safe_call = &detail::PackedSafeCall<F>;
     obj->cell.cpp_call = nullptr;
@@ -176,22 +174,11 @@ class Function {
     return CallPacked(views, static_cast<int32_t>(sizeof...(Args)));
   }
   Expected<Any> CallPacked(const AnyView* args, int32_t num_args) const;
-
-  explicit operator bool() const { return static_cast<bool>(obj_); }
-  const ObjectPtr<FunctionObj>& object() const { return obj_; }
-
- private:
-  ObjectPtr<FunctionObj> obj_;
 };
 
 template <>
-struct TypeTraits<Function> : detail::ObjectRefTraits<Function, FunctionObj, kTVMFFIFunction> {
+struct TypeTraits<Function> : detail::ObjectRefTraits<Function, kTVMFFIFunction> {
   static constexpr const char* kName = "Function";
-};
-
-template <>
-struct TypeTraits<Error> : detail::ObjectRefTraits<Error, ErrorObj, kTVMFFIError> {
-  static constexpr const char* kName = "Error";
 };
 
 }  // namespace ffi_core

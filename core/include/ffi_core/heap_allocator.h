@@ -14,7 +14,7 @@
 
 namespace ffi_core {
 
-class HeapAllocator {
+class HeapAllocator : public AllocatorBase<HeapAllocator> {
  public:
   // Every block starts at this alignment; larger ones, up to kMaxAlignment,
   // cost padding.
@@ -23,10 +23,6 @@ class HeapAllocator {
   static constexpr size_t kSmallBlock = 128;
 
   HeapAllocator(void* buffer, size_t size);
-  HeapAllocator(const HeapAllocator&) = delete;
-  HeapAllocator& operator=(const HeapAllocator&) = delete;
-
-  Allocator* allocator() { return &allocator_; }
 
   size_t capacity() const { return capacity_; }
   // Bytes held by live blocks, their headers and padding included.
@@ -38,16 +34,14 @@ class HeapAllocator {
   void ResetPeak() { peak_ = used_; }
 
  private:
+  friend class AllocatorBase<HeapAllocator>;
   struct Block;
-  static void* AllocateThunk(void* self, size_t size, size_t alignment);
-  static void DeallocateThunk(void* self, void* ptr, size_t size, size_t alignment);
-  void* Allocate(size_t size, size_t alignment);
+  void* AllocateBlock(size_t size, size_t alignment);
   Block* CarveFromBottom(size_t body, size_t alignment);
   Block* CarveFromTop(size_t body, size_t alignment);
   static Block* SplitAt(Block* b, size_t offset);
-  void Deallocate(void* ptr);
+  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
 
-  Allocator allocator_;
   Block* first_ = nullptr;  // blocks in address order, free or not
   size_t capacity_ = 0;
   size_t used_ = 0;
@@ -58,13 +52,7 @@ class HeapAllocator {
 
 // A heap that owns its storage: `static StaticHeap<16384> heap;`.
 template <size_t kBytes>
-class StaticHeap : public HeapAllocator {
- public:
-  StaticHeap() : HeapAllocator(buffer_, kBytes) {}
-
- private:
-  alignas(kGranule) uint8_t buffer_[kBytes];
-};
+using StaticHeap = BufferOwner<HeapAllocator, kBytes, HeapAllocator::kGranule>;
 
 }  // namespace ffi_core
 

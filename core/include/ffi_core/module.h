@@ -16,6 +16,7 @@
 #include <ffi_core/config.h>
 #include <ffi_core/function.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -63,10 +64,9 @@ struct ModuleObj {
   ~ModuleObj();
 };
 
-class Module {
+class Module : public ObjectRef<ModuleObj> {
  public:
-  Module() = default;
-  explicit Module(ObjectPtr<ModuleObj> obj) : obj_(std::move(obj)) {}
+  using ObjectRef::ObjectRef;
 
   // The system library for a symbol prefix (TVM's "system_lib_prefix"),
   // one module per prefix for the life of the program, as upstream keeps it.
@@ -85,12 +85,6 @@ class Module {
   // function `name` from the module's imports, else the global registry,
   // else a RuntimeError. The module keeps it: the pointer is borrowed.
   Expected<TVMFFIObject*> LookupFromImports(const char* name) const;
-
-  explicit operator bool() const { return static_cast<bool>(obj_); }
-  const ObjectPtr<ModuleObj>& object() const { return obj_; }
-
- private:
-  ObjectPtr<ModuleObj> obj_;
 };
 
 // `name` is the full symbol ("__tvm_ffi_add_one") and must outlive the
@@ -111,13 +105,8 @@ using LibraryBinLoader = Expected<Module> (*)(const Module& library, const uint8
                                               size_t size);
 Status RegisterLibraryBinLoader(const char* kind, LibraryBinLoader loader);
 
-namespace detail {
-// The built-in global `name`, made on demand, or an empty Function.
-Expected<Function> FindBuiltinGlobal(const char* name, size_t size);
-}  // namespace detail
-
 template <>
-struct TypeTraits<Module> : detail::ObjectRefTraits<Module, ModuleObj, kTVMFFIModule> {
+struct TypeTraits<Module> : detail::ObjectRefTraits<Module, kTVMFFIModule> {
   static constexpr const char* kName = "Module";
 };
 

@@ -7,6 +7,7 @@
 #ifndef FFI_CORE_OBJECT_H_
 #define FFI_CORE_OBJECT_H_
 
+#include <ffi_core/align.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/port.h>
 #include <tvm/ffi/c_api.h>
@@ -55,14 +56,37 @@ void ObjectDeleter(void* self, int flags) {
 }
 }  // namespace detail
 
-// Allocates and constructs a T followed by `extra_bytes` of trailing storage.
+// Trailing storage: an object of `head_size` bytes followed by a tail
+// aligned to `tail_align`. One rule for where the tail starts, used both to
+// size the allocation and to find the tail again.
+constexpr size_t TrailingOffset(size_t head_size, size_t tail_align) {
+  return AlignUp(head_size, tail_align);
+}
+// The tail after a T, as a Tail (at TrailingOffset(sizeof(T), alignof(Tail))).
+template <typename Tail, typename T>
+Tail* TrailingOf(T* obj) {
+  using Byte = std::conditional_t<std::is_const_v<T>, const char, char>;
+  return reinterpret_cast<Tail*>(reinterpret_cast<Byte*>(obj) +
+                                 TrailingOffset(sizeof(T), alignof(Tail)));
+}
+// Storage for `head_size` bytes (aligned to head_align) and then `tail_size`
+// bytes aligned to tail_align. An impossible size saturates; the allocator
+// then refuses it.
+inline Expected<void*> AllocateWithTrailing(size_t head_size, size_t head_align, size_t tail_size,
+                                            size_t tail_align, int32_t type_index) {
+  const size_t offset = TrailingOffset(head_size, tail_align);
+  const size_t size = tail_size <= SIZE_MAX - offset ? offset + tail_size : SIZE_MAX;
+  return AllocateObjectStorage(size, head_align > tail_align ? head_align : tail_align, type_index);
+}
+
+// Allocates and constructs a T followed by `extra_bytes` of trailing storage
+// (TrailingOf finds it for any tail type no more aligned than T).
 template <typename T, typename... Args>
 Expected<T*> NewObject(int32_t type_index, size_t extra_bytes, Args&&... args) {
   static_assert(std::is_standard_layout_v<T>, "objects must be standard-layout");
   static_assert(offsetof(T, header) == 0, "the header must come first");
-  // An impossible size saturates; the allocator then refuses it.
-  const size_t size = extra_bytes <= SIZE_MAX - sizeof(T) ? sizeof(T) + extra_bytes : SIZE_MAX;
-  FFI_CORE_ASSIGN_OR_RETURN(void* mem, AllocateObjectStorage(size, alignof(T), type_index));
+  FFI_CORE_ASSIGN_OR_RETURN(
+      void* mem, AllocateWithTrailing(sizeof(T), alignof(T), extra_bytes, alignof(T), type_index));
   T* obj = new (mem) T(std::forward<Args>(args)...);
   InitObjectHeader(&obj->header, type_index, &detail::ObjectDeleter<T>);
   return obj;

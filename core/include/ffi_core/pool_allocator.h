@@ -5,6 +5,7 @@
 #ifndef FFI_CORE_POOL_ALLOCATOR_H_
 #define FFI_CORE_POOL_ALLOCATOR_H_
 
+#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 
 #include <cstddef>
@@ -12,17 +13,13 @@
 
 namespace ffi_core {
 
-class PoolAllocator {
+class PoolAllocator : public AllocatorBase<PoolAllocator> {
  public:
   // Block size is rounded up to kBlockAlignment; blocks start at
   // kBlockAlignment boundaries within the buffer.
   static constexpr size_t kBlockAlignment = alignof(std::max_align_t);
 
   PoolAllocator(void* buffer, size_t buffer_size, size_t block_size);
-  PoolAllocator(const PoolAllocator&) = delete;
-  PoolAllocator& operator=(const PoolAllocator&) = delete;
-
-  Allocator* allocator() { return &allocator_; }
 
   size_t block_size() const { return block_size_; }
   size_t block_count() const { return block_count_; }
@@ -34,10 +31,10 @@ class PoolAllocator {
   struct FreeBlock {
     FreeBlock* next;
   };
-  static void* AllocateThunk(void* self, size_t size, size_t alignment);
-  static void DeallocateThunk(void* self, void* ptr, size_t size, size_t alignment);
+  friend class AllocatorBase<PoolAllocator>;
+  void* AllocateBlock(size_t size, size_t alignment);
+  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
 
-  Allocator allocator_;
   FreeBlock* free_list_ = nullptr;
   uint8_t* begin_ = nullptr;
   size_t block_size_;
@@ -50,14 +47,11 @@ class PoolAllocator {
 // A pool that owns its storage: `static StaticPool<64, 16> pool;` gives
 // 16 blocks of 64 bytes.
 template <size_t kBlockSize, size_t kBlocks>
-class StaticPool : public PoolAllocator {
+class StaticPool : public BufferOwner<PoolAllocator,
+                                      AlignUp(kBlockSize, PoolAllocator::kBlockAlignment) * kBlocks,
+                                      PoolAllocator::kBlockAlignment> {
  public:
-  StaticPool() : PoolAllocator(buffer_, sizeof(buffer_), kBlockSize) {}
-
- private:
-  static constexpr size_t kRounded =
-      (kBlockSize + kBlockAlignment - 1) / kBlockAlignment * kBlockAlignment;
-  alignas(kBlockAlignment) uint8_t buffer_[kRounded * kBlocks];
+  StaticPool() : StaticPool::BufferOwner(kBlockSize) {}
 };
 
 }  // namespace ffi_core

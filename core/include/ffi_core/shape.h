@@ -5,6 +5,7 @@
 
 #include <ffi_core/any.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -16,23 +17,18 @@ struct ShapeObj {
   TVMFFIShapeCell cell;
 };
 
-class Shape {
+class Shape : public ObjectRef<ShapeObj> {
  public:
-  Shape() = default;
-  explicit Shape(ObjectPtr<ShapeObj> obj) : obj_(std::move(obj)) {}
+  using ObjectRef::ObjectRef;
   static Expected<Shape> FromDims(const int64_t* dims, size_t ndim);
 
   size_t size() const { return obj_ ? obj_->cell.size : 0; }
   const int64_t* data() const { return obj_ ? obj_->cell.data : nullptr; }
   int64_t operator[](size_t i) const { return obj_->cell.data[i]; }
-  const ObjectPtr<ShapeObj>& object() const { return obj_; }
-
- private:
-  ObjectPtr<ShapeObj> obj_;
 };
 
 template <>
-struct TypeTraits<Shape> : detail::ObjectRefTraits<Shape, ShapeObj, kTVMFFIShape> {
+struct TypeTraits<Shape> : detail::ObjectRefTraits<Shape, kTVMFFIShape> {
   static constexpr const char* kName = "Shape";
 };
 

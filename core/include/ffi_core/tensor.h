@@ -10,6 +10,7 @@
 #include <ffi_core/device.h>
 #include <ffi_core/expected.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/object_ref.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -56,8 +57,10 @@ class TensorAccessors {
   Expected<int64_t> size(int64_t i) const;
   Expected<int64_t> stride(int64_t i) const;
   int64_t numel() const;
+  // DLTensor::data, without byte_offset (as upstream's data_ptr).
+  void* data_ptr() const { return dl()->data; }
   // The first element: data + byte_offset.
-  void* data_ptr() const { return static_cast<char*>(dl()->data) + dl()->byte_offset; }
+  void* data_with_offset() const { return static_cast<char*>(dl()->data) + dl()->byte_offset; }
   bool is_contiguous() const;
   const DLTensor* dl_tensor() const { return dl(); }
 
@@ -116,10 +119,9 @@ void ReleaseWithAlloc(TensorObj* self) {
 }
 }  // namespace detail
 
-class Tensor : public detail::TensorAccessors<Tensor> {
+class Tensor : public ObjectRef<TensorObj>, public detail::TensorAccessors<Tensor> {
  public:
-  Tensor() = default;
-  explicit Tensor(ObjectPtr<TensorObj> obj) : obj_(std::move(obj)) {}
+  using ObjectRef::ObjectRef;
 
   // Alloc provides `Status AllocData(DLTensor*)` (sets data) and
   // `void FreeData(DLTensor*)`; a copy of it lives inside the tensor.
@@ -179,14 +181,11 @@ class Tensor : public detail::TensorAccessors<Tensor> {
   // alive. Unsafe: the caller vouches that the data lies in source's memory.
   static Expected<Tensor> UnsafeView(const Tensor& source, const DLTensor& prototype);
 
-  explicit operator bool() const { return static_cast<bool>(obj_); }
-  const ObjectPtr<TensorObj>& object() const { return obj_; }
   DLTensor* GetDLTensor() const { return &obj_->tensor; }
 
  private:
   static Status CheckStrides(IntSpan shape, IntSpan strides);
   static Status NullDataError();
-  ObjectPtr<TensorObj> obj_;
 };
 
 // A borrowed tensor: valid while the argument it came from is.
@@ -202,7 +201,7 @@ class TensorView : public detail::TensorAccessors<TensorView> {
 };
 
 template <>
-struct TypeTraits<Tensor> : detail::ObjectRefTraits<Tensor, TensorObj, kTVMFFITensor> {
+struct TypeTraits<Tensor> : detail::ObjectRefTraits<Tensor, kTVMFFITensor> {
   static constexpr const char* kName = "Tensor";
 };
 

@@ -36,6 +36,14 @@ inline TVMFFIAny NoneAny() {
   return a;
 }
 
+// Starts writing a value of `index`: None's zero bytes, then the index; the
+// caller sets the payload.
+inline TVMFFIAny* WriteIndex(int32_t index, TVMFFIAny* out) {
+  *out = NoneAny();
+  out->type_index = index;
+  return out;
+}
+
 // Specialised per supported type with:
 //   static constexpr const char* kName;
 //   static void Write(const T& value, TVMFFIAny* out);   // borrowed view
@@ -51,11 +59,7 @@ struct HasTypeTraits<T, std::void_t<decltype(TypeTraits<T>::kName)>> : std::true
 template <>
 struct TypeTraits<bool> {
   static constexpr const char* kName = "bool";
-  static void Write(bool v, TVMFFIAny* out) {
-    *out = NoneAny();
-    out->type_index = kTVMFFIBool;
-    out->v_int64 = v ? 1 : 0;
-  }
+  static void Write(bool v, TVMFFIAny* out) { WriteIndex(kTVMFFIBool, out)->v_int64 = v ? 1 : 0; }
   static Conversion Read(const TVMFFIAny& in, bool* out) {
     if (in.type_index != kTVMFFIBool && in.type_index != kTVMFFIInt) return Conversion::kMismatch;
     *out = in.v_int64 != 0;
@@ -67,9 +71,7 @@ template <typename T>
 struct TypeTraits<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
   static constexpr const char* kName = std::is_signed_v<T> ? "int" : "uint";
   static void Write(T v, TVMFFIAny* out) {
-    *out = NoneAny();
-    out->type_index = kTVMFFIInt;
-    out->v_int64 = static_cast<int64_t>(v);
+    WriteIndex(kTVMFFIInt, out)->v_int64 = static_cast<int64_t>(v);
   }
   static Conversion Read(const TVMFFIAny& in, T* out) {
     if (in.type_index != kTVMFFIInt && in.type_index != kTVMFFIBool) return Conversion::kMismatch;
@@ -93,9 +95,7 @@ template <typename T>
 struct TypeTraits<T, std::enable_if_t<std::is_floating_point_v<T>>> {
   static constexpr const char* kName = "float";
   static void Write(T v, TVMFFIAny* out) {
-    *out = NoneAny();
-    out->type_index = kTVMFFIFloat;
-    out->v_float64 = static_cast<double>(v);
+    WriteIndex(kTVMFFIFloat, out)->v_float64 = static_cast<double>(v);
   }
   static Conversion Read(const TVMFFIAny& in, T* out) {
     switch (in.type_index) {
@@ -150,11 +150,7 @@ struct TypeTraits<void*> {
 template <>
 struct TypeTraits<DLDataType> {
   static constexpr const char* kName = "DataType";
-  static void Write(DLDataType v, TVMFFIAny* out) {
-    *out = NoneAny();
-    out->type_index = kTVMFFIDataType;
-    out->v_dtype = v;
-  }
+  static void Write(DLDataType v, TVMFFIAny* out) { WriteIndex(kTVMFFIDataType, out)->v_dtype = v; }
   static Conversion Read(const TVMFFIAny& in, DLDataType* out) {
     if (in.type_index != kTVMFFIDataType) return Conversion::kMismatch;
     *out = in.v_dtype;
@@ -166,9 +162,7 @@ template <>
 struct TypeTraits<DLDevice> {
   static constexpr const char* kName = "Device";
   static void Write(DLDevice v, TVMFFIAny* out) {
-    *out = NoneAny();
-    out->type_index = kTVMFFIDevice;
-    out->v_device = NormalizeDevice(v);
+    WriteIndex(kTVMFFIDevice, out)->v_device = NormalizeDevice(v);
   }
   static Conversion Read(const TVMFFIAny& in, DLDevice* out) {
     if (in.type_index != kTVMFFIDevice) return Conversion::kMismatch;

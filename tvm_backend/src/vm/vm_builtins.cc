@@ -11,6 +11,7 @@
 
 #include <cstring>
 
+#include "builtin_globals.h"
 #include "vm_objects.h"
 
 namespace ffi_core {
@@ -67,6 +68,24 @@ const char* TypeName(const AnyView& v) {
     default:
       return "an unsupported type";
   }
+}
+
+// TVM's TypeError for a check whose value is not a `what`.
+Status WrongType(const ErrorContext& ctx, const char* what, const AnyView& got) {
+  return RaiseError(ErrorKind::kTypeError,
+                    {ctx.c_str(), " expect a ", what, " but get ", TypeName(got)});
+}
+
+// The cell of a value already known to hold an Array, borrowed.
+TVMFFISeqCell* ArrayCellOf(const AnyView& v) {
+  return &reinterpret_cast<ArrayObj*>(v.raw().v_obj)->cell;
+}
+// The cell of an Array argument, borrowed.
+Expected<TVMFFISeqCell*> ArrayArg(const AnyView& v, const char* who) {
+  if (v.type_index() != kTVMFFIArray) {
+    return RaiseError(ErrorKind::kTypeError, {"vm.builtin.", who, ": expects an Array"});
+  }
+  return ArrayCellOf(v);
 }
 
 // A DLTensor* or Tensor argument, borrowed.
@@ -207,10 +226,7 @@ Status CheckTensorInfo(PackedArgs args, Any*) {
   const bool has_dtype = args.size() >= 4 && !args[2].is_none();
   const ErrorContext ctx = ContextOf(args[args.size() >= 4 ? 3 : 2]);
   DLTensor* t = nullptr;
-  if (args[0].TryAs(&t) != Conversion::kOk) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {ctx.c_str(), " expect a Tensor but get ", TypeName(args[0])});
-  }
+  if (args[0].TryAs(&t) != Conversion::kOk) return WrongType(ctx, "Tensor", args[0]);
   if (ndim != -1 && t->ndim != ndim) {
     return RaiseError(ErrorKind::kValueError,
                       {ctx.c_str(), " expect Tensor with ndim ", ndim, " but get ", t->ndim});
@@ -235,10 +251,7 @@ Status CheckShapeInfo(PackedArgs args, Any*) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "check_shape_info"));
   FFI_CORE_ASSIGN_OR_RETURN(int64_t ndim, args[1].As<int64_t>());
   const ErrorContext ctx = ContextOf(args[2]);
-  if (args[0].type_index() != kTVMFFIShape) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {ctx.c_str(), " expect a Shape but get ", TypeName(args[0])});
-  }
+  if (args[0].type_index() != kTVMFFIShape) return WrongType(ctx, "Shape", args[0]);
   const Shape s = args[0].As<Shape>().value();
   if (ndim != -1 && static_cast<int64_t>(s.size()) != ndim) {
     return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect Shape with ndim ", ndim,
@@ -252,11 +265,8 @@ Status CheckTupleInfo(PackedArgs args, Any*) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "check_tuple_info"));
   FFI_CORE_ASSIGN_OR_RETURN(int64_t size, args[1].As<int64_t>());
   const ErrorContext ctx = ContextOf(args[2]);
-  if (args[0].type_index() != kTVMFFIArray) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {ctx.c_str(), " expect a Tuple but get ", TypeName(args[0])});
-  }
-  const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(args[0].raw().v_obj + 1);
+  if (args[0].type_index() != kTVMFFIArray) return WrongType(ctx, "Tuple", args[0]);
+  const TVMFFISeqCell* cell = ArrayCellOf(args[0]);
   if (cell->size != size) {
     return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect a Tuple with ", size,
                                                " elements,  but get a Tuple with ",
@@ -301,8 +311,7 @@ Status CheckStringInfo(PackedArgs args, Any*) {
 Status CheckFuncInfo(PackedArgs args, Any*) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "check_func_info"));
   if (args[0].type_index() != kTVMFFIFunction) {
-    return RaiseError(ErrorKind::kTypeError, {ContextOf(args[1]).c_str(),
-                                              " expect a Function but get ", TypeName(args[0])});
+    return WrongType(ContextOf(args[1]), "Function", args[0]);
   }
   return Status::Ok();
 }
@@ -437,10 +446,7 @@ Status MakeTuple(PackedArgs args, Any* rv) {
 Status TupleGetItem(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "tuple_getitem"));
   FFI_CORE_ASSIGN_OR_RETURN(int64_t index, args[1].As<int64_t>());
-  if (args[0].type_index() != kTVMFFIArray) {
-    return RaiseError(ErrorKind::kTypeError, {"vm.builtin.tuple_getitem: expects an Array"});
-  }
-  const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(args[0].raw().v_obj + 1);
+  FFI_CORE_ASSIGN_OR_RETURN(const TVMFFISeqCell* cell, ArrayArg(args[0], "tuple_getitem"));
   if (index < 0 || index >= cell->size) {
     return RaiseError(ErrorKind::kIndexError,
                       {"vm.builtin.tuple_getitem: index ", index, " out of range for ",
@@ -454,10 +460,7 @@ Status TupleGetItem(PackedArgs args, Any* rv) {
 Status TupleResetItem(PackedArgs args, Any*) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "tuple_reset_item"));
   FFI_CORE_ASSIGN_OR_RETURN(int64_t index, args[1].As<int64_t>());
-  if (args[0].type_index() != kTVMFFIArray) {
-    return RaiseError(ErrorKind::kTypeError, {"vm.builtin.tuple_reset_item: expects an Array"});
-  }
-  auto* cell = reinterpret_cast<TVMFFISeqCell*>(args[0].raw().v_obj + 1);
+  FFI_CORE_ASSIGN_OR_RETURN(TVMFFISeqCell * cell, ArrayArg(args[0], "tuple_reset_item"));
   if (index < 0 || index >= cell->size) {
     return RaiseError(ErrorKind::kIndexError, {"vm.builtin.tuple_reset_item: index ", index});
   }
@@ -506,11 +509,8 @@ Status ReadIfCond(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-struct Builtin {
-  const char* name;  // after "vm.builtin."
-  Status (*fn)(PackedArgs, Any*);
-};
-constexpr Builtin kBuiltins[] = {
+// Named after "vm.builtin.".
+constexpr detail::Builtin kBuiltins[] = {
     {"alloc_shape_heap", &AllocShapeHeap},
     {"match_shape", &MatchShape},
     {"make_shape", &MakeShape},
@@ -541,13 +541,7 @@ constexpr char kPrefix[] = "vm.builtin.";
 Expected<Function> FindBuiltin(const char* name, size_t size) {
   constexpr size_t kPrefixSize = sizeof(kPrefix) - 1;
   if (size <= kPrefixSize || std::memcmp(name, kPrefix, kPrefixSize) != 0) return Function();
-  for (const Builtin& b : kBuiltins) {
-    if (std::strlen(b.name) == size - kPrefixSize &&
-        std::memcmp(b.name, name + kPrefixSize, size - kPrefixSize) == 0) {
-      return Function::FromPacked(b.fn);
-    }
-  }
-  return Function();
+  return detail::MakeBuiltin(kBuiltins, name + kPrefixSize, size - kPrefixSize);
 }
 
 }  // namespace tvm_vm

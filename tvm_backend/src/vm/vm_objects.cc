@@ -69,7 +69,7 @@ Expected<ObjectPtr<ArrayObj>> NewArray(const AnyView* items, size_t size) {
     return RaiseError(ErrorKind::kMemoryError, {"array of ", size, " items"});
   }
   FFI_CORE_ASSIGN_OR_RETURN(ArrayObj * arr, NewObject<ArrayObj>(kTVMFFIArray, size * sizeof(Any)));
-  Any* out = reinterpret_cast<Any*>(arr + 1);
+  Any* out = TrailingOf<Any>(arr);
   arr->cell.data = out;
   arr->cell.size = 0;
   arr->cell.capacity = static_cast<int64_t>(size);

@@ -23,7 +23,7 @@ struct AnyListObj {
   TVMFFIObject header;
   size_t size;
   ~AnyListObj();
-  Any* items() { return reinterpret_cast<Any*>(this + 1); }
+  Any* items() { return TrailingOf<Any>(this); }
 };
 Expected<ObjectPtr<AnyListObj>> NewAnyList(size_t size);
 
@@ -68,7 +68,7 @@ struct VMStateObj {
   ObjectPtr<AnyListObj> constants;
   ObjectPtr<AnyListObj> functions;  // the function pool, as the VM passes it
   size_t num_infos;
-  VMFunctionInfo* infos() { return reinterpret_cast<VMFunctionInfo*>(this + 1); }
+  VMFunctionInfo* infos() { return TrailingOf<VMFunctionInfo>(this); }
 };
 
 // Parses an executable's bytes (TVM's VMExecutable serialization) into a

@@ -18,8 +18,8 @@ void Compute(Op op, const float* x, float* y, float factor, int64_t n) {
 Status Run(const char* func, Op op, TensorView x, TensorView y, float factor) {
   FFI_CORE_RETURN_IF_ERROR(CheckInput(func, x, kDLCPU));
   FFI_CORE_RETURN_IF_ERROR(CheckOutput(func, x, y));
-  Compute(op, static_cast<const float*>(x.data_ptr()), static_cast<float*>(y.data_ptr()), factor,
-          x.numel());
+  Compute(op, static_cast<const float*>(x.data_with_offset()),
+          static_cast<float*>(y.data_with_offset()), factor, x.numel());
   return Status::Ok();
 }
 

@@ -22,8 +22,8 @@ Status Launch(const char* func, Op op, TensorView x, TensorView y, float factor)
   // The stream the caller (e.g. a framework's current stream) set for this
   // device; NULL is the default stream.
   cudaStream_t stream = static_cast<cudaStream_t>(TVMFFIEnvGetStream(kDLCUDA, device));
-  const float* xp = static_cast<const float*>(x.data_ptr());
-  float* yp = static_cast<float*>(y.data_ptr());
+  const float* xp = static_cast<const float*>(x.data_with_offset());
+  float* yp = static_cast<float*>(y.data_with_offset());
   const cudaError_t error = op == Op::kAddOne ? LaunchAddOneF32(xp, yp, x.numel(), stream)
                                               : LaunchScaleF32(xp, yp, factor, x.numel(), stream);
   return CheckCuda(error, ErrorKind::kRuntimeError,
