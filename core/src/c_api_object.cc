@@ -40,7 +40,7 @@ int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
 
 int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
   if (obj == nullptr) return NullArgument("TVMFFIObjectDecRef", "obj");
-  ObjectDecRef(static_cast<TVMFFIObject*>(obj));
+  ObjectDecRefInline(static_cast<TVMFFIObject*>(obj));
   return 0;
 }
 

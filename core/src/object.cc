@@ -3,21 +3,18 @@
 
 namespace ffi_core {
 
-void ObjectDecRef(TVMFFIObject* obj) {
-  switch (port::RefDecStrong(obj)) {
-    case port::StrongRelease::kAlive:
-      return;
-    case port::StrongRelease::kLastBoth:
-      if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
-      return;
-    case port::StrongRelease::kLastStrongOnly:
-      // Weak references remain: destroy the payload now, free the storage
-      // when the last weak reference (possibly this one) goes.
-      if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
-      ObjectDecWeakRef(obj);
-      return;
+void ObjectReleaseLast(TVMFFIObject* obj, port::StrongRelease left) {
+  if (left == port::StrongRelease::kLastBoth) {
+    if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
+    return;
   }
+  // Weak references remain: destroy the payload now, free the storage when
+  // the last weak reference (possibly this one) goes.
+  if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
+  ObjectDecWeakRef(obj);
 }
+
+void ObjectDecRef(TVMFFIObject* obj) { ObjectDecRefInline(obj); }
 
 void ObjectIncWeakRef(TVMFFIObject* obj) { port::RefIncWeak(obj); }
 

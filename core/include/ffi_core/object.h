@@ -27,8 +27,16 @@ inline constexpr uint64_t kRefCountBothOne = (uint64_t{1} << 32) | 1u;
 // Inline: on a port with inline reference counts (host) no call at all.
 inline void ObjectIncRef(TVMFFIObject* obj) { port::RefIncStrong(obj); }
 // Drops a strong reference, running the deleter with the flags the ABI
-// prescribes when counts reach zero.
+// prescribes when counts reach zero. Out of line, for code size.
 void ObjectDecRef(TVMFFIObject* obj);
+// What ObjectDecRef does after the port's decrement left the last strong
+// reference gone (`left` is not kAlive): destroy, and free if no weak remain.
+void ObjectReleaseLast(TVMFFIObject* obj, port::StrongRelease left);
+// ObjectDecRef inline, for the C entry point whose whole job it is.
+inline void ObjectDecRefInline(TVMFFIObject* obj) {
+  const port::StrongRelease left = port::RefDecStrong(obj);
+  if (left != port::StrongRelease::kAlive) ObjectReleaseLast(obj, left);
+}
 void ObjectIncWeakRef(TVMFFIObject* obj);
 void ObjectDecWeakRef(TVMFFIObject* obj);
 // Takes a strong reference from a weak one if the object is still alive.
