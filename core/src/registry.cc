@@ -30,16 +30,25 @@ uint8_t Tag(const char* name, size_t size) {
                               static_cast<unsigned char>(name[size - 1]));
 }
 
+// Whether `e` is registered as the name with this tag; a free entry never
+// is. The tag, one byte, rejects almost every other entry first.
+bool IsNamed(const Entry& e, uint8_t tag, const char* name, size_t size) {
+  if (g_tags[&e - g_table] != tag || e.function == nullptr) return false;
+  const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
+  return n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0);
+}
+
+// The entry registered as `name`, or NULL.
+Entry* Find(const char* name, size_t size) {
+  const uint8_t tag = Tag(name, size);
+  return detail::FindSlot(g_table, [&](const Entry& e) { return IsNamed(e, tag, name, size); });
+}
+
 // The entry registered as `name`, else the first free one, else NULL.
 Entry* FindOrFree(const char* name, size_t size) {
   const uint8_t tag = Tag(name, size);
   return detail::FindOrFreeSlot(
-      g_table,
-      [&](const Entry& e) {
-        if (g_tags[&e - g_table] != tag) return false;
-        const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
-        return n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0);
-      },
+      g_table, [&](const Entry& e) { return IsNamed(e, tag, name, size); },
       [](const Entry& e) { return e.function == nullptr; });
 }
 
@@ -87,8 +96,8 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
   }
   {
     detail::GlobalLockGuard lock;
-    Entry* e = FindOrFree(name, name_size);
-    if (e != nullptr && e->function != nullptr) {
+    Entry* e = Find(name, name_size);
+    if (e != nullptr) {
       return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
     }
   }

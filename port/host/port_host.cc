@@ -3,6 +3,7 @@
 // include/ffi_core/port_atomics.h.
 #include <dlfcn.h>
 #include <ffi_core/port.h>
+#include <pthread.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,13 +14,31 @@ namespace ffi_core {
 namespace port {
 namespace {
 
-// Releases what the thread's context holds when the thread ends. Errors it
-// moved out live in core's shared pool, not here, so they outlive the thread.
-struct ThreadContext {
-  ContextStorage storage;
-  ~ThreadContext() { ReleaseContext(&storage); }
-};
-thread_local ThreadContext t_context;
+// The thread's context. Trivial and initial-exec, so an access is one
+// %fs-relative address with no call. What it holds is released when the
+// thread exits, through a pthread key (a thread_local destructor would put a
+// guarded, __tls_get_addr-using init function on every access). Errors the
+// thread moved out live in core's shared pool, not here: they outlive it.
+__attribute__((tls_model("initial-exec"))) thread_local ContextStorage t_context;
+__attribute__((tls_model("initial-exec"))) thread_local bool t_release_armed;
+pthread_key_t g_release_key;
+pthread_once_t g_release_key_once = PTHREAD_ONCE_INIT;
+
+void ReleaseAtExit(void* storage) { ReleaseContext(static_cast<ContextStorage*>(storage)); }
+void CreateReleaseKey() {
+  if (pthread_key_create(&g_release_key, &ReleaseAtExit) != 0) {
+    Fatal("ffi-core: no pthread key for the calling context");
+  }
+}
+
+[[gnu::cold, gnu::noinline]] void ArmRelease() {
+  pthread_once(&g_release_key_once, &CreateReleaseKey);
+  // Any non-NULL value makes the key's destructor run at thread exit.
+  if (pthread_setspecific(g_release_key, &t_context) != 0) {
+    Fatal("ffi-core: cannot arm the calling context's release");
+  }
+  t_release_armed = true;
+}
 
 // Recursive: GlobalLock nests on every port (TVMFFIHandleInitOnce holds it
 // while its init function looks functions up).
@@ -33,7 +52,10 @@ void WriteWhy(char* why, size_t why_size, const char* text) {
 
 }  // namespace
 
-ContextStorage* CurrentContext() { return &t_context.storage; }
+ContextStorage* CurrentContext() {
+  if (__builtin_expect(!t_release_armed, 0)) ArmRelease();
+  return &t_context;
+}
 
 void GlobalLock() { g_lock.lock(); }
 void GlobalUnlock() { g_lock.unlock(); }
