@@ -83,8 +83,10 @@ struct HalfWordRefCount {
 
   static StrongRelease DecStrong(TVMFFIObject* obj) {
     const uint32_t strong_before = Ops::DecrementRelease(CountWord(obj, kStrongIndex));
+    // One compare on the common path; 0 (a double release) and 1 (the last
+    // reference) are told apart after it.
+    if (__builtin_expect(strong_before > 1, 1)) return StrongRelease::kAlive;
     if (strong_before == 0) Fatal(kUnderflow);
-    if (strong_before != 1) return StrongRelease::kAlive;
     // Strong is now 0 for good (see above); order the weak read and the
     // destruction after every other holder's release.
     Ops::AcquireFence();

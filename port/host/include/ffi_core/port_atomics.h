@@ -54,18 +54,14 @@ inline bool RefTryPromoteWeak(TVMFFIObject* obj) {
 inline StrongRelease RefDecStrong(TVMFFIObject* obj) {
   const uint64_t before =
       __atomic_fetch_sub(&obj->combined_ref_count, host::kStrongOne, host::kDecrementOrder);
-  if (__builtin_expect((before & host::kStrongMask) == 0, 0)) {
-    Fatal("ffi-core: strong reference count underflow");
+  // One compare on the common path: strong was above one.
+  if (__builtin_expect((before & host::kStrongMask) > host::kStrongOne, 1)) {
+    return StrongRelease::kAlive;
   }
-  if (before == (host::kWeakOne | host::kStrongOne)) {
-    host::AcquireAfterLastDecrement();
-    return StrongRelease::kLastBoth;
-  }
-  if ((before & host::kStrongMask) == host::kStrongOne) {
-    host::AcquireAfterLastDecrement();
-    return StrongRelease::kLastStrongOnly;
-  }
-  return StrongRelease::kAlive;
+  if ((before & host::kStrongMask) == 0) Fatal("ffi-core: strong reference count underflow");
+  host::AcquireAfterLastDecrement();
+  return before == (host::kWeakOne | host::kStrongOne) ? StrongRelease::kLastBoth
+                                                       : StrongRelease::kLastStrongOnly;
 }
 
 inline bool RefDecWeak(TVMFFIObject* obj) {
