@@ -127,7 +127,7 @@ Status ReadTensor(Reader* r, Any* out) {
     g_stats.constant_bytes_copied += static_cast<size_t>(nbytes);
   }
   if (!t.ok()) return t.status();
-  if (detail::Numel(t->object()->tensor) * ((dtype.bits * dtype.lanes + 7) / 8) != nbytes) {
+  if (detail::Numel(t->object()->tensor) * detail::ElementBytes(dtype) != nbytes) {
     return Malformed("tensor constant size");
   }
   *out = Any(*t);
