@@ -6,6 +6,7 @@
 #include <ffi_core/any.h>
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/type_table.h>
 #include <tvm/ffi/c_api.h>
 
@@ -45,10 +46,7 @@ Expected<Info*> GrowRun(Pool<Info, N>& pool, const Info* run, int32_t count, con
 
 bool HasField(const TVMFFITypeInfo& type, const TVMFFIByteArray& name) {
   for (int32_t i = 0; i < type.num_fields; ++i) {
-    const TVMFFIByteArray& n = type.fields[i].name;
-    if (n.size == name.size && (name.size == 0 || std::memcmp(n.data, name.data, name.size) == 0)) {
-      return true;
-    }
+    if (SameBytes(type.fields[i].name, name)) return true;
   }
   return false;
 }

@@ -38,7 +38,7 @@ Entry* FindOrFree(const char* name, size_t size) {
       [&](const Entry& e) {
         if (g_tags[&e - g_table] != tag) return false;
         const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
-        return n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0);
+        return SameBytes(n.data, n.size, name, size);
       },
       [](const Entry& e) { return e.function == nullptr; });
 }

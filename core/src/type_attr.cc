@@ -6,6 +6,7 @@
 // new one at least twice as large; the old cells are not reused.
 #include <ffi_core/any.h>
 #include <ffi_core/error.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/type_table.h>
 #include <tvm/ffi/c_api.h>
 
@@ -33,10 +34,7 @@ int32_t g_cells_used = 0;
 
 Column* FindColumn(const TVMFFIByteArray& name) {
   for (int32_t i = 0; i < g_num_columns; ++i) {
-    const TVMFFIByteArray& n = g_columns[i].name;
-    if (n.size == name.size && (name.size == 0 || std::memcmp(n.data, name.data, name.size) == 0)) {
-      return &g_columns[i];
-    }
+    if (SameBytes(g_columns[i].name, name)) return &g_columns[i];
   }
   return nullptr;
 }

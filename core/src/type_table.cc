@@ -1,5 +1,6 @@
 // The type table and its C entry points (see type_table.h).
 #include <ffi_core/error.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/type_table.h>
 
 #include <cstring>
@@ -123,8 +124,7 @@ struct ShownKey {
 };
 
 bool KeyEquals(const TVMFFITypeInfo& info, const TVMFFIByteArray& key) {
-  return info.type_key.size == key.size &&
-         (key.size == 0 || std::memcmp(info.type_key.data, key.data, key.size) == 0);
+  return SameBytes(info.type_key, key);
 }
 
 // Picks the index of a new child of `parent` taking num_slots indices: from
