@@ -14,26 +14,27 @@ bool ArenaAllocator::Reset() {
   return true;
 }
 
-void* ArenaAllocator::AllocateBlock(size_t size, size_t alignment) {
+void* ArenaAllocator::AllocateBlock(void* context, size_t size, size_t alignment) {
+  ArenaAllocator* a = Self(context);
   if (!IsPowerOfTwo(alignment)) {
-    ++failed_;
+    ++a->failed_;
     return nullptr;
   }
   // Align the address, not the offset: the buffer itself may be less aligned.
-  const uintptr_t start = reinterpret_cast<uintptr_t>(base_) + offset_;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(a->base_) + a->offset_;
   const uintptr_t aligned = AlignUp(start, alignment);
-  const size_t new_offset = static_cast<size_t>(aligned - reinterpret_cast<uintptr_t>(base_));
-  if (new_offset > size_ || size > size_ - new_offset) {
-    ++failed_;
+  const size_t new_offset = static_cast<size_t>(aligned - reinterpret_cast<uintptr_t>(a->base_));
+  if (new_offset > a->size_ || size > a->size_ - new_offset) {
+    ++a->failed_;
     return nullptr;
   }
-  offset_ = new_offset + size;
-  ++live_blocks_;
+  a->offset_ = new_offset + size;
+  ++a->live_blocks_;
   return reinterpret_cast<void*>(aligned);
 }
 
-void ArenaAllocator::DeallocateBlock(void* ptr, size_t, size_t) {
-  if (ptr != nullptr) --live_blocks_;
+void ArenaAllocator::DeallocateBlock(void* context, void* ptr, size_t, size_t) {
+  if (ptr != nullptr) --Self(context)->live_blocks_;
 }
 
 }  // namespace ffi_core

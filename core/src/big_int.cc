@@ -9,6 +9,8 @@
 
 #include <cstring>
 
+#include "c_boundary.h"
+
 namespace ffi_core {
 namespace {
 
@@ -67,11 +69,8 @@ using namespace ffi_core;  // NOLINT(build/namespaces): the C boundary
 extern "C" {
 
 int TVMFFIBigIntFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
-  if (input == nullptr || out == nullptr) {
-    static_cast<void>(
-        RaiseError(ErrorKind::kValueError, {"TVMFFIBigIntFromByteArray: NULL argument"}));
-    return -1;
-  }
+  if (input == nullptr) return c_boundary::NullArgument("TVMFFIBigIntFromByteArray", "input");
+  if (out == nullptr) return c_boundary::NullArgument("TVMFFIBigIntFromByteArray", "out");
   Expected<Any> value = BigIntFromWords(*input);
   if (!value.ok()) return -1;
   *out = std::move(value).value().ReleaseRaw();

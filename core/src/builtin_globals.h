@@ -6,6 +6,7 @@
 
 #include <ffi_core/expected.h>
 #include <ffi_core/function.h>
+#include <ffi_core/same_bytes.h>
 
 #include <cstddef>
 #include <cstring>
@@ -22,7 +23,7 @@ struct Builtin {
 template <size_t N>
 Expected<Function> MakeBuiltin(const Builtin (&table)[N], const char* name, size_t size) {
   for (const Builtin& b : table) {
-    if (std::strlen(b.name) == size && std::memcmp(b.name, name, size) == 0) {
+    if (SameBytes(b.name, std::strlen(b.name), name, size)) {
       return Function::FromPacked(b.fn);
     }
   }

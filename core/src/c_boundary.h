@@ -36,9 +36,7 @@ int ReturnCode(const Expected<T>& e) {
 template <typename Ref>
 int HandOut(Expected<Ref> made, TVMFFIObjectHandle* out) {
   if (!made.ok()) return -1;
-  TVMFFIObject* obj = detail::HeaderOf(made->object().get());
-  if (obj != nullptr) ObjectIncRef(obj);  // the caller's; `made` drops its own
-  *out = obj;
+  *out = detail::HeaderOf(std::move(made).value().ReleaseObject());
   return 0;
 }
 

@@ -266,7 +266,7 @@ Expected<Error> Error::Create(const TVMFFIByteArray& kind, const TVMFFIByteArray
   // One block: the object, then kind and message, each NUL-terminated.
   const size_t extra = kind.size + 1 + message.size + 1;
   FFI_CORE_ASSIGN_OR_RETURN(ErrorObj * obj, NewObject<ErrorObj>(kTVMFFIError, extra));
-  char* text = reinterpret_cast<char*>(obj + 1);
+  char* text = TrailingOf<char>(obj);
   CopyBytes(text, kind);
   char* msg = text + kind.size + 1;
   CopyBytes(msg, message);

@@ -28,7 +28,15 @@ HeapAllocator::HeapAllocator(void* buffer, size_t size) {
   capacity_ = static_cast<size_t>(end - begin);
 }
 
-void* HeapAllocator::AllocateBlock(size_t size, size_t alignment) {
+void* HeapAllocator::AllocateBlock(void* context, size_t size, size_t alignment) {
+  return Self(context)->Allocate(size, alignment);
+}
+
+void HeapAllocator::DeallocateBlock(void* context, void* ptr, size_t, size_t) {
+  Self(context)->Deallocate(ptr);
+}
+
+void* HeapAllocator::Allocate(size_t size, size_t alignment) {
   if (!IsPowerOfTwo(alignment) || alignment > kMaxAlignment || size > capacity_) {
     ++failed_;
     return nullptr;
@@ -100,7 +108,7 @@ HeapAllocator::Block* HeapAllocator::SplitAt(Block* b, size_t offset) {
   return rest;
 }
 
-void HeapAllocator::DeallocateBlock(void* ptr, size_t, size_t) {
+void HeapAllocator::Deallocate(void* ptr) {
   if (ptr == nullptr) return;
   Block* target = reinterpret_cast<Block*>(static_cast<char*>(ptr) - kHeader);
   Block* prev = nullptr;

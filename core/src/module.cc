@@ -2,6 +2,7 @@
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
 #include <ffi_core/registry.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/string.h>
 
 #include <cstring>
@@ -172,8 +173,8 @@ Status ProcessLibraryBin(ModuleObj* m) {
     {
       detail::GlobalLockGuard lock;
       for (const LoaderEntry& e : g_loaders) {
-        if (e.kind != nullptr && std::strlen(e.kind) == kind_size &&
-            std::memcmp(e.kind, kind, kind_size) == 0) {
+        if (e.kind != nullptr && SameBytes(e.kind, std::strlen(e.kind),
+                                           reinterpret_cast<const char*>(kind), kind_size)) {
           loader = e.loader;
         }
       }
@@ -359,8 +360,7 @@ Expected<Module> Module::SystemLib(const char* prefix, size_t prefix_size) {
     SystemLibSlot* slot = detail::FindOrFreeSlot(
         g_system_lib_modules,
         [&](const SystemLibSlot& s) {
-          return std::strlen(s.prefix) == prefix_size &&
-                 std::memcmp(s.prefix, prefix, prefix_size) == 0;
+          return SameBytes(s.prefix, std::strlen(s.prefix), prefix, prefix_size);
         },
         [](const SystemLibSlot& s) { return !s.used; });
     if (slot == nullptr) {

@@ -22,23 +22,25 @@ PoolAllocator::PoolAllocator(void* buffer, size_t buffer_size, size_t block_size
   }
 }
 
-void* PoolAllocator::AllocateBlock(size_t size, size_t alignment) {
-  if (size > block_size_ || alignment > kBlockAlignment || free_list_ == nullptr) {
-    ++failed_;
+void* PoolAllocator::AllocateBlock(void* context, size_t size, size_t alignment) {
+  PoolAllocator* p = Self(context);
+  if (size > p->block_size_ || alignment > kBlockAlignment || p->free_list_ == nullptr) {
+    ++p->failed_;
     return nullptr;
   }
-  FreeBlock* b = free_list_;
-  free_list_ = b->next;
-  if (++live_blocks_ > peak_blocks_) peak_blocks_ = live_blocks_;
+  FreeBlock* b = p->free_list_;
+  p->free_list_ = b->next;
+  if (++p->live_blocks_ > p->peak_blocks_) p->peak_blocks_ = p->live_blocks_;
   return b;
 }
 
-void PoolAllocator::DeallocateBlock(void* ptr, size_t, size_t) {
+void PoolAllocator::DeallocateBlock(void* context, void* ptr, size_t, size_t) {
   if (ptr == nullptr) return;
+  PoolAllocator* p = Self(context);
   FreeBlock* b = static_cast<FreeBlock*>(ptr);
-  b->next = free_list_;
-  free_list_ = b;
-  --live_blocks_;
+  b->next = p->free_list_;
+  p->free_list_ = b;
+  --p->live_blocks_;
 }
 
 }  // namespace ffi_core

@@ -6,11 +6,13 @@
 #include <ffi_core/any.h>
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/type_table.h>
 #include <tvm/ffi/c_api.h>
 
 #include <cstring>
 
+#include "c_boundary.h"
 #include "global_lock_guard.h"
 
 namespace ffi_core {
@@ -45,10 +47,7 @@ Expected<Info*> GrowRun(Pool<Info, N>& pool, const Info* run, int32_t count, con
 
 bool HasField(const TVMFFITypeInfo& type, const TVMFFIByteArray& name) {
   for (int32_t i = 0; i < type.num_fields; ++i) {
-    const TVMFFIByteArray& n = type.fields[i].name;
-    if (n.size == name.size && (name.size == 0 || std::memcmp(n.data, name.data, name.size) == 0)) {
-      return true;
-    }
+    if (SameBytes(type.fields[i].name, name)) return true;
   }
   return false;
 }
@@ -136,44 +135,29 @@ using namespace ffi_core;  // NOLINT(build/namespaces): the C boundary
 extern "C" {
 
 int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
-  if (info == nullptr) {
-    static_cast<void>(
-        RaiseError(ErrorKind::kValueError, {"TVMFFITypeRegisterField: info is NULL"}));
-    return -1;
-  }
+  if (info == nullptr) return c_boundary::NullArgument("TVMFFITypeRegisterField", "info");
   return RegisterField(type_index, *info).ToReturnCode();
 }
 
 int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
-  if (info == nullptr) {
-    static_cast<void>(
-        RaiseError(ErrorKind::kValueError, {"TVMFFITypeRegisterMethod: info is NULL"}));
-    return -1;
-  }
+  if (info == nullptr) return c_boundary::NullArgument("TVMFFITypeRegisterMethod", "info");
   return RegisterMethod(type_index, *info).ToReturnCode();
 }
 
 int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
-  if (metadata == nullptr) {
-    static_cast<void>(
-        RaiseError(ErrorKind::kValueError, {"TVMFFITypeRegisterMetadata: metadata is NULL"}));
-    return -1;
-  }
+  if (metadata == nullptr)
+    return c_boundary::NullArgument("TVMFFITypeRegisterMetadata", "metadata");
   return RegisterMetadata(type_index, *metadata).ToReturnCode();
 }
 
 int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info, int allow_override) {
-  if (method_info == nullptr) {
-    static_cast<void>(RaiseError(ErrorKind::kValueError,
-                                 {"TVMFFIFunctionSetGlobalFromMethodInfo: info is NULL"}));
-    return -1;
-  }
+  if (method_info == nullptr)
+    return c_boundary::NullArgument("TVMFFIFunctionSetGlobalFromMethodInfo", "method_info");
   if (method_info->method.type_index != kTVMFFIFunction) {
-    static_cast<void>(
-        RaiseError(ErrorKind::kTypeError,
-                   {"TVMFFIFunctionSetGlobalFromMethodInfo: method is not a Function (type index ",
-                    method_info->method.type_index, ")"}));
-    return -1;
+    return c_boundary::Fail(
+        ErrorKind::kTypeError,
+        {"TVMFFIFunctionSetGlobalFromMethodInfo: method is not a Function (type index ",
+         method_info->method.type_index, ")"});
   }
   return TVMFFIFunctionSetGlobal(&method_info->name, method_info->method.v_obj, allow_override);
 }

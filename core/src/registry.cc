@@ -35,7 +35,7 @@ uint8_t Tag(const char* name, size_t size) {
 bool IsNamed(const Entry& e, uint8_t tag, const char* name, size_t size) {
   if (g_tags[&e - g_table] != tag || e.function == nullptr) return false;
   const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
-  return n.size == size && (size == 0 || std::memcmp(n.data, name, size) == 0);
+  return SameBytes(n.data, n.size, name, size);
 }
 
 // The entry registered as `name`, or NULL.

@@ -1,7 +1,6 @@
 // The names of the error kinds, in one table indexed by ErrorKind.
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/status.h>
-
-#include <cstring>
 
 namespace ffi_core {
 namespace {
@@ -33,7 +32,7 @@ const char* ErrorKindName(ErrorKind kind) {
 ErrorKind ErrorKindFromName(const char* name, size_t size) {
   // From 1: kOk is no error's name.
   for (size_t i = 1; i < kNumKinds; ++i) {
-    if (kNames[i].size == size && std::memcmp(kNames[i].text, name, size) == 0) {
+    if (SameBytes(kNames[i].text, kNames[i].size, name, size)) {
       return static_cast<ErrorKind>(i);
     }
   }

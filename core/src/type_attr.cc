@@ -6,11 +6,13 @@
 // new one at least twice as large; the old cells are not reused.
 #include <ffi_core/any.h>
 #include <ffi_core/error.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/type_table.h>
 #include <tvm/ffi/c_api.h>
 
 #include <cstring>
 
+#include "c_boundary.h"
 #include "global_lock_guard.h"
 
 namespace ffi_core {
@@ -33,10 +35,7 @@ int32_t g_cells_used = 0;
 
 Column* FindColumn(const TVMFFIByteArray& name) {
   for (int32_t i = 0; i < g_num_columns; ++i) {
-    const TVMFFIByteArray& n = g_columns[i].name;
-    if (n.size == name.size && (name.size == 0 || std::memcmp(n.data, name.data, name.size) == 0)) {
-      return &g_columns[i];
-    }
+    if (SameBytes(g_columns[i].name, name)) return &g_columns[i];
   }
   return nullptr;
 }
@@ -111,11 +110,9 @@ extern "C" {
 
 int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
                            const TVMFFIAny* attr_value) {
-  if (attr_name == nullptr || attr_value == nullptr) {
-    static_cast<void>(
-        RaiseError(ErrorKind::kValueError, {"TVMFFITypeRegisterAttr: NULL argument"}));
-    return -1;
-  }
+  if (attr_name == nullptr) return c_boundary::NullArgument("TVMFFITypeRegisterAttr", "attr_name");
+  if (attr_value == nullptr)
+    return c_boundary::NullArgument("TVMFFITypeRegisterAttr", "attr_value");
   return RegisterAttr(type_index, *attr_name, *attr_value).ToReturnCode();
 }
 

@@ -1,9 +1,11 @@
 // The type table and its C entry points (see type_table.h).
 #include <ffi_core/error.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/type_table.h>
 
 #include <cstring>
 
+#include "c_boundary.h"
 #include "global_lock_guard.h"
 
 namespace ffi_core {
@@ -123,8 +125,7 @@ struct ShownKey {
 };
 
 bool KeyEquals(const TVMFFITypeInfo& info, const TVMFFIByteArray& key) {
-  return info.type_key.size == key.size &&
-         (key.size == 0 || std::memcmp(info.type_key.data, key.data, key.size) == 0);
+  return SameBytes(info.type_key, key);
 }
 
 // Picks the index of a new child of `parent` taking num_slots indices: from
@@ -262,16 +263,13 @@ using namespace ffi_core;  // NOLINT(build/namespaces): the C boundary
 extern "C" {
 
 int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
-  if (type_key == nullptr || out_tindex == nullptr) {
-    static_cast<void>(RaiseError(ErrorKind::kValueError, {"TVMFFITypeKeyToIndex: NULL argument"}));
-    return -1;
-  }
+  if (type_key == nullptr) return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "type_key");
+  if (out_tindex == nullptr) return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "out_tindex");
   const int32_t index = FindTypeIndex(*type_key);
   if (index < 0) {
     const ShownKey shown(*type_key);
-    static_cast<void>(
-        RaiseError(ErrorKind::kKeyError, {"type key '", shown.text, "' is not registered"}));
-    return -1;
+    return c_boundary::Fail(ErrorKind::kKeyError,
+                            {"type key '", shown.text, "' is not registered"});
   }
   *out_tindex = index;
   return 0;
@@ -280,11 +278,7 @@ int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
 int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t static_type_index,
                                   int32_t type_depth, int32_t num_child_slots,
                                   int32_t child_slots_can_overflow, int32_t parent_type_index) {
-  if (type_key == nullptr) {
-    static_cast<void>(
-        RaiseError(ErrorKind::kValueError, {"TVMFFITypeGetOrAllocIndex: type_key is NULL"}));
-    return -1;
-  }
+  if (type_key == nullptr) return c_boundary::NullArgument("TVMFFITypeGetOrAllocIndex", "type_key");
   Expected<int32_t> index =
       GetOrAllocTypeIndex(*type_key, static_type_index, type_depth, num_child_slots,
                           child_slots_can_overflow != 0, parent_type_index);

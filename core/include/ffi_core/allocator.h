@@ -28,8 +28,10 @@ inline void Deallocate(const Allocator& a, void* ptr, size_t size, size_t alignm
 }
 
 // Base of the allocators that keep state (arena, pool, heap, counting): the
-// Allocator view, wired to Derived's AllocateBlock and DeallocateBlock (with
-// the contract above). Not copyable: the view points at the object.
+// Allocator view of the object. Derived provides the view's two functions
+// as static AllocateBlock and DeallocateBlock (the contract above), which
+// turn their context back into the object with Self. Not copyable: the
+// view points at the object.
 template <typename Derived>
 class AllocatorBase {
  public:
@@ -40,19 +42,13 @@ class AllocatorBase {
   Allocator* allocator() { return &allocator_; }
 
  protected:
-  AllocatorBase() : allocator_{&AllocateThunk, &DeallocateThunk, this} {}
+  AllocatorBase() : allocator_{&Derived::AllocateBlock, &Derived::DeallocateBlock, this} {}
   ~AllocatorBase() = default;
-
- private:
   static Derived* Self(void* context) {
     return static_cast<Derived*>(static_cast<AllocatorBase*>(context));
   }
-  static void* AllocateThunk(void* context, size_t size, size_t alignment) {
-    return Self(context)->AllocateBlock(size, alignment);
-  }
-  static void DeallocateThunk(void* context, void* ptr, size_t size, size_t alignment) {
-    Self(context)->DeallocateBlock(ptr, size, alignment);
-  }
+
+ private:
   Allocator allocator_;
 };
 

@@ -49,15 +49,14 @@ class AnyBase {
   }
 
  protected:
-  AnyBase() = default;  // data_ left for the derived constructor to write
-  explicit AnyBase(const TVMFFIAny& data) : data_(data) {}
+  AnyBase() = default;  // data_ is the derived constructor's to write
   TVMFFIAny data_;
 };
 }  // namespace detail
 
 class AnyView : public detail::AnyBase {
  public:
-  AnyView() : AnyBase(NoneAny()) {}
+  AnyView() { data_ = NoneAny(); }
   template <typename T, typename U = std::decay_t<T>,
             typename = std::enable_if_t<HasTypeTraits<U>::value && !std::is_same_v<U, Any>>>
   AnyView(const T& value) {  // NOLINT(runtime/explicit)
@@ -74,7 +73,7 @@ class AnyView : public detail::AnyBase {
 
 class Any : public detail::AnyBase {
  public:
-  Any() : AnyBase(NoneAny()) {}
+  Any() { data_ = NoneAny(); }
   // Owned values only: a borrowed C string has no owned form without
   // allocating, so build a String (or use FromView) instead.
   template <typename T, typename U = std::decay_t<T>,
@@ -85,8 +84,14 @@ class Any : public detail::AnyBase {
     TypeTraits<U>::Write(value, &data_);
     RetainIfObject();
   }
-  Any(const Any& other) : AnyBase(other.data_) { RetainIfObject(); }
-  Any(Any&& other) noexcept : AnyBase(std::exchange(other.data_, NoneAny())) {}
+  Any(const Any& other) {
+    data_ = other.data_;
+    RetainIfObject();
+  }
+  Any(Any&& other) noexcept {
+    data_ = other.data_;
+    other.data_ = NoneAny();
+  }
   Any& operator=(Any other) noexcept {
     std::swap(data_, other.data_);
     return *this;
@@ -121,7 +126,7 @@ class Any : public detail::AnyBase {
 static_assert(sizeof(AnyView) == sizeof(TVMFFIAny), "AnyView must keep TVMFFIAny's layout");
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must keep TVMFFIAny's layout");
 
-inline AnyView::AnyView(const Any& value) : AnyBase(value.raw()) {}
+inline AnyView::AnyView(const Any& value) { data_ = value.raw(); }
 
 // Any and AnyView as function arguments and results.
 template <>

@@ -25,8 +25,8 @@ class ArenaAllocator : public AllocatorBase<ArenaAllocator> {
 
  private:
   friend class AllocatorBase<ArenaAllocator>;
-  void* AllocateBlock(size_t size, size_t alignment);
-  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
+  static void* AllocateBlock(void* context, size_t size, size_t alignment);
+  static void DeallocateBlock(void* context, void* ptr, size_t size, size_t alignment);
 
   uint8_t* base_;
   size_t size_;

@@ -22,8 +22,8 @@ class CountingAllocator : public AllocatorBase<CountingAllocator> {
 
  private:
   friend class AllocatorBase<CountingAllocator>;
-  void* AllocateBlock(size_t size, size_t alignment);
-  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
+  static void* AllocateBlock(void* context, size_t size, size_t alignment);
+  static void DeallocateBlock(void* context, void* ptr, size_t size, size_t alignment);
 
   Allocator* inner_;
   size_t live_blocks_ = 0;

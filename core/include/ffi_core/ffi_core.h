@@ -21,6 +21,7 @@
 #include <ffi_core/padding_check.h>
 #include <ffi_core/pool_allocator.h>
 #include <ffi_core/registry.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/shape.h>
 #include <ffi_core/status.h>
 #include <ffi_core/string.h>

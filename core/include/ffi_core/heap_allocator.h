@@ -36,11 +36,13 @@ class HeapAllocator : public AllocatorBase<HeapAllocator> {
  private:
   friend class AllocatorBase<HeapAllocator>;
   struct Block;
-  void* AllocateBlock(size_t size, size_t alignment);
+  static void* AllocateBlock(void* context, size_t size, size_t alignment);
+  static void DeallocateBlock(void* context, void* ptr, size_t size, size_t alignment);
+  void* Allocate(size_t size, size_t alignment);
   Block* CarveFromBottom(size_t body, size_t alignment);
   Block* CarveFromTop(size_t body, size_t alignment);
   static Block* SplitAt(Block* b, size_t offset);
-  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
+  void Deallocate(void* ptr);
 
   Block* first_ = nullptr;  // blocks in address order, free or not
   size_t capacity_ = 0;

@@ -83,7 +83,8 @@ Tail* TrailingOf(T* obj) {
 inline Expected<void*> AllocateWithTrailing(size_t head_size, size_t head_align, size_t tail_size,
                                             size_t tail_align, int32_t type_index) {
   const size_t offset = TrailingOffset(head_size, tail_align);
-  const size_t size = tail_size <= SIZE_MAX - offset ? offset + tail_size : SIZE_MAX;
+  const size_t room = SIZE_MAX - offset;
+  const size_t size = offset + (tail_size < room ? tail_size : room);
   return AllocateObjectStorage(size, head_align > tail_align ? head_align : tail_align, type_index);
 }
 

@@ -16,83 +16,82 @@ template <typename T>
 TVMFFIObject* HeaderOf(T* ptr) {
   return reinterpret_cast<TVMFFIObject*>(ptr);
 }
-}  // namespace detail
 
-template <typename T>
-class ObjectPtr {
+// What ObjectPtr and WeakObjectPtr share: a pointer holding one reference
+// of the kind Inc adds and Dec drops (strong or weak).
+template <typename T, void (*Inc)(TVMFFIObject*), void (*Dec)(TVMFFIObject*)>
+class CountedPtr {
  public:
-  ObjectPtr() = default;
-  ObjectPtr(std::nullptr_t) {}  // NOLINT(runtime/explicit)
-  ObjectPtr(const ObjectPtr& other) : ptr_(other.ptr_) {
-    if (ptr_) ObjectIncRef(detail::HeaderOf(ptr_));
+  CountedPtr(const CountedPtr& other) : ptr_(other.ptr_) {
+    if (ptr_) Inc(HeaderOf(ptr_));
   }
-  ObjectPtr(ObjectPtr&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
-  ObjectPtr& operator=(ObjectPtr other) noexcept {
+  CountedPtr(CountedPtr&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+  CountedPtr& operator=(CountedPtr other) noexcept {
     std::swap(ptr_, other.ptr_);
     return *this;
   }
-  ~ObjectPtr() { reset(); }
+  ~CountedPtr() { reset(); }
+
+  void reset() {
+    if (T* p = std::exchange(ptr_, nullptr)) Dec(HeaderOf(p));
+  }
+
+ protected:
+  CountedPtr() = default;
+  // Holds `held` without adding a reference.
+  explicit CountedPtr(T* held) : ptr_(held) {}
+  T* ptr_ = nullptr;
+};
+}  // namespace detail
+
+template <typename T>
+class ObjectPtr : public detail::CountedPtr<T, &ObjectIncRef, &ObjectDecRef> {
+ public:
+  ObjectPtr() = default;
+  ObjectPtr(std::nullptr_t) {}  // NOLINT(runtime/explicit)
 
   // Takes over a reference the caller already owns (e.g. a fresh object).
-  static ObjectPtr Adopt(T* ptr) {
-    ObjectPtr p;
-    p.ptr_ = ptr;
-    return p;
-  }
+  static ObjectPtr Adopt(T* ptr) { return ObjectPtr(ptr); }
   // Adds a reference to a borrowed pointer.
   static ObjectPtr Retain(T* ptr) {
     if (ptr) ObjectIncRef(detail::HeaderOf(ptr));
     return Adopt(ptr);
   }
   // Gives up ownership without dropping the reference.
-  T* release() { return std::exchange(ptr_, nullptr); }
+  T* release() { return std::exchange(this->ptr_, nullptr); }
 
-  void reset() {
-    if (T* p = std::exchange(ptr_, nullptr)) ObjectDecRef(detail::HeaderOf(p));
-  }
-  T* get() const { return ptr_; }
-  T* operator->() const { return ptr_; }
-  T& operator*() const { return *ptr_; }
-  explicit operator bool() const { return ptr_ != nullptr; }
-  TVMFFIObject* header() const { return ptr_ ? detail::HeaderOf(ptr_) : nullptr; }
-  uint32_t use_count() const { return ptr_ ? ObjectStrongCount(header()) : 0; }
+  T* get() const { return this->ptr_; }
+  T* operator->() const { return this->ptr_; }
+  T& operator*() const { return *this->ptr_; }
+  explicit operator bool() const { return this->ptr_ != nullptr; }
+  TVMFFIObject* header() const { return this->ptr_ ? detail::HeaderOf(this->ptr_) : nullptr; }
+  uint32_t use_count() const { return this->ptr_ ? ObjectStrongCount(header()) : 0; }
 
-  friend bool operator==(const ObjectPtr& a, const ObjectPtr& b) { return a.ptr_ == b.ptr_; }
-  friend bool operator!=(const ObjectPtr& a, const ObjectPtr& b) { return a.ptr_ != b.ptr_; }
+  friend bool operator==(const ObjectPtr& a, const ObjectPtr& b) { return a.get() == b.get(); }
+  friend bool operator!=(const ObjectPtr& a, const ObjectPtr& b) { return a.get() != b.get(); }
 
  private:
-  T* ptr_ = nullptr;
+  explicit ObjectPtr(T* held) : ObjectPtr::CountedPtr(held) {}
 };
 
 template <typename T>
-class WeakObjectPtr {
+class WeakObjectPtr : public detail::CountedPtr<T, &ObjectIncWeakRef, &ObjectDecWeakRef> {
  public:
   WeakObjectPtr() = default;
-  explicit WeakObjectPtr(const ObjectPtr<T>& strong) : ptr_(strong.get()) {
-    if (ptr_) ObjectIncWeakRef(detail::HeaderOf(ptr_));
+  explicit WeakObjectPtr(const ObjectPtr<T>& strong) : WeakObjectPtr::CountedPtr(strong.get()) {
+    if (this->ptr_) ObjectIncWeakRef(detail::HeaderOf(this->ptr_));
   }
-  WeakObjectPtr(const WeakObjectPtr& other) : ptr_(other.ptr_) {
-    if (ptr_) ObjectIncWeakRef(detail::HeaderOf(ptr_));
-  }
-  WeakObjectPtr(WeakObjectPtr&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
-  WeakObjectPtr& operator=(WeakObjectPtr other) noexcept {
-    std::swap(ptr_, other.ptr_);
-    return *this;
-  }
-  ~WeakObjectPtr() { reset(); }
 
-  void reset() {
-    if (T* p = std::exchange(ptr_, nullptr)) ObjectDecWeakRef(detail::HeaderOf(p));
-  }
   // A strong pointer if the object is still alive, else null.
   ObjectPtr<T> lock() const {
-    if (ptr_ && ObjectTryPromoteWeak(detail::HeaderOf(ptr_))) return ObjectPtr<T>::Adopt(ptr_);
+    if (this->ptr_ && ObjectTryPromoteWeak(detail::HeaderOf(this->ptr_))) {
+      return ObjectPtr<T>::Adopt(this->ptr_);
+    }
     return nullptr;
   }
-  bool expired() const { return !ptr_ || ObjectStrongCount(detail::HeaderOf(ptr_)) == 0; }
-
- private:
-  T* ptr_ = nullptr;
+  bool expired() const {
+    return !this->ptr_ || ObjectStrongCount(detail::HeaderOf(this->ptr_)) == 0;
+  }
 };
 
 }  // namespace ffi_core

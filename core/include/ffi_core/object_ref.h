@@ -22,6 +22,9 @@ class ObjectRef {
 
   explicit operator bool() const { return static_cast<bool>(obj_); }
   const ObjectPtr<Obj>& object() const { return obj_; }
+  // Gives up the reference: the object, with its count unchanged, to a caller
+  // that takes over the reference (the C boundary handing it out).
+  Obj* ReleaseObject() && { return obj_.release(); }
 
  protected:
   ObjectPtr<Obj> obj_;

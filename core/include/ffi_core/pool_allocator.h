@@ -32,8 +32,8 @@ class PoolAllocator : public AllocatorBase<PoolAllocator> {
     FreeBlock* next;
   };
   friend class AllocatorBase<PoolAllocator>;
-  void* AllocateBlock(size_t size, size_t alignment);
-  void DeallocateBlock(void* ptr, size_t size, size_t alignment);
+  static void* AllocateBlock(void* context, size_t size, size_t alignment);
+  static void DeallocateBlock(void* context, void* ptr, size_t size, size_t alignment);
 
   FreeBlock* free_list_ = nullptr;
   uint8_t* begin_ = nullptr;

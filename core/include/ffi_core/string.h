@@ -8,6 +8,7 @@
 
 #include <ffi_core/any.h>
 #include <ffi_core/expected.h>
+#include <ffi_core/same_bytes.h>
 
 #include <cstddef>
 #include <cstring>
@@ -53,7 +54,7 @@ class ByteSequence {
   TVMFFIByteArray View() const { return ByteSequenceView(value_.raw()); }
   bool Equals(const char* data, size_t size) const {
     TVMFFIByteArray v = View();
-    return v.size == size && (size == 0 || std::memcmp(v.data, data, size) == 0);
+    return SameBytes(v.data, v.size, data, size);
   }
   bool operator==(const char* s) const { return Equals(s, std::strlen(s)); }
   const Any& any() const { return value_; }

@@ -103,7 +103,7 @@ int64_t* HeapOf(const AnyView& v) {
 }
 
 size_t DataSize(int64_t numel, DLDataType dtype) {
-  return static_cast<size_t>(numel) * ((dtype.bits * dtype.lanes + 7) / 8);
+  return static_cast<size_t>(numel) * static_cast<size_t>(detail::ElementBytes(dtype));
 }
 
 Status AllocShapeHeap(PackedArgs args, Any* rv) {

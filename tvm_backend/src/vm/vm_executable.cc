@@ -4,6 +4,7 @@
 // Little-endian, length-prefixed, every read bounds-checked.
 #include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/shape.h>
 #include <ffi_core/string.h>
 #include <ffi_core/tensor.h>
@@ -127,7 +128,7 @@ Status ReadTensor(Reader* r, Any* out) {
     g_stats.constant_bytes_copied += static_cast<size_t>(nbytes);
   }
   if (!t.ok()) return t.status();
-  if (detail::Numel(t->object()->tensor) * ((dtype.bits * dtype.lanes + 7) / 8) != nbytes) {
+  if (detail::Numel(t->object()->tensor) * detail::ElementBytes(dtype) != nbytes) {
     return Malformed("tensor constant size");
   }
   *out = Any(*t);
@@ -185,7 +186,7 @@ Status ReadConstant(Reader* r, Any* out) {
 }
 
 bool SameText(const uint8_t* data, size_t size, const char* text) {
-  return std::strlen(text) == size && std::memcmp(data, text, size) == 0;
+  return SameBytes(reinterpret_cast<const char*>(data), size, text, std::strlen(text));
 }
 
 }  // namespace

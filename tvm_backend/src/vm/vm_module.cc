@@ -3,6 +3,7 @@
 // library's __tvm_ffi__library_bin through the loader registered here.
 #include <ffi_core/error.h>
 #include <ffi_core/registry.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/tvm_vm.h>
 
 #include <cstring>
@@ -20,7 +21,7 @@ VMStateObj* StateOf(const ModuleObj* m) { return static_cast<VMStateObj*>(m->sta
 const VMFunctionInfo* FindInfo(VMStateObj* state, const char* name, size_t size) {
   for (size_t i = 0; i < state->num_infos; ++i) {
     const VMFunctionInfo& f = state->infos()[i];
-    if (f.name_size == size && std::memcmp(f.name, name, size) == 0) return &f;
+    if (SameBytes(f.name, f.name_size, name, size)) return &f;
   }
   return nullptr;
 }
