@@ -5,6 +5,7 @@
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
@@ -41,58 +42,56 @@ void BuiltinDeleteSpace(void* body) {
   Deallocate(*p.allocator, static_cast<char*>(body) - p.body_offset, p.total, p.alignment);
 }
 
-// The allocator contract reports failure as NULL; the raised error carries
-// the reason, so its Status has nothing more to say. The raising helpers are
-// cold and out of line so the allocation path needs no large stack frame.
-void* RaiseNull(Status /*raised*/) { return nullptr; }
-
-[[gnu::cold, gnu::noinline]] void* RaiseNoAllocator(size_t size, int32_t type_index) {
-  // Type indices stay numeric here: naming them would pull the whole name
-  // table into every firmware that allocates.
-  return RaiseNull(
-      RaiseError(ErrorKind::kMemoryError,
-                 {"no allocator installed (see ffi_core::SetAllocator): cannot allocate ", size,
-                  " bytes for type index ", type_index}));
-}
-
-[[gnu::cold, gnu::noinline]] void* RaiseBadRequest(size_t size, size_t alignment) {
-  return RaiseNull(
-      RaiseError(ErrorKind::kMemoryError, {"bad object request: ", size, " bytes aligned to ",
-                                           alignment, " (alignment: a power of two up to 4096)"}));
-}
-
-[[gnu::cold, gnu::noinline]] void* RaiseExhausted(size_t total, int32_t type_index) {
-  return RaiseNull(RaiseError(
-      ErrorKind::kMemoryError,
-      {"allocator exhausted: cannot allocate ", total, " bytes for type index ", type_index}));
+// The allocator contract reports failure as NULL, with the reason raised.
+// One cold raiser for every refusal: the allocation path needs no stack
+// frame, and a firmware carries one message routine. Type indices stay
+// numeric: naming them would pull the whole name table into every firmware
+// that allocates.
+[[gnu::cold, gnu::noinline]] void* RaiseCannotAllocate(const char* why, size_t size,
+                                                       size_t alignment, int32_t type_index) {
+  static_cast<void>(
+      RaiseError(ErrorKind::kMemoryError, {why, ": cannot allocate ", size, " bytes aligned to ",
+                                           alignment, " for type index ", type_index}));
+  return nullptr;
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
   Allocator* a = GetAllocator();
-  if (a == nullptr) return RaiseNoAllocator(size, type_index);
+  if (a == nullptr) {
+    return RaiseCannotAllocate("no allocator installed (see ffi_core::SetAllocator)", size,
+                               alignment, type_index);
+  }
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset =
       RoundUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
   if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
-    return RaiseBadRequest(size, alignment);
+    return RaiseCannotAllocate("bad object request (alignment: a power of two up to 4096)", size,
+                               alignment, type_index);
   }
-  const size_t total = body_offset + size;
-  void* base = Allocate(*a, total, alignment);
-  if (base == nullptr) return RaiseExhausted(total, type_index);
-  char* body = static_cast<char*>(base) + body_offset;
+  // Built before the call: the block's bookkeeping is then all that stays
+  // live across it (fewer registers to save).
+  const BlockPrefix prefix{a, static_cast<uint32_t>(body_offset + size),
+                           static_cast<uint16_t>(body_offset), static_cast<uint16_t>(alignment)};
+  void* base = Allocate(*a, prefix.total, prefix.alignment);
+  if (base == nullptr) {
+    return RaiseCannotAllocate("allocator exhausted", prefix.total, prefix.alignment, type_index);
+  }
+  char* body = static_cast<char*>(base) + prefix.body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
-  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
-      reinterpret_cast<char*>(AllocHeaderOf(body)) - sizeof(BlockPrefix));
-  *prefix = BlockPrefix{a, static_cast<uint32_t>(total), static_cast<uint16_t>(body_offset),
-                        static_cast<uint16_t>(alignment)};
+  *reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
+                                  sizeof(BlockPrefix)) = prefix;
   return body;
 }
 
 TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
 
-// malloc-backed allocator: over-allocates and keeps the original pointer
-// just before the aligned block, so any alignment works on any libc.
+// malloc-backed allocator. malloc's own alignment serves most requests
+// directly; a larger one over-allocates and keeps the original pointer just
+// before the aligned block, so any alignment works on any libc.
+bool MallocAligns(size_t alignment) { return alignment <= alignof(std::max_align_t); }
+
 void* MallocAllocate(void*, size_t size, size_t alignment) {
+  if (MallocAligns(alignment)) return std::malloc(size);
   if (!IsPowerOfTwo(alignment) || size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
   void* raw = std::malloc(size + alignment + sizeof(void*));
   if (raw == nullptr) return nullptr;
@@ -100,8 +99,9 @@ void* MallocAllocate(void*, size_t size, size_t alignment) {
   reinterpret_cast<void**>(aligned)[-1] = raw;
   return reinterpret_cast<void*>(aligned);
 }
-void MallocDeallocate(void*, void* ptr, size_t, size_t) {
-  if (ptr != nullptr) std::free(static_cast<void**>(ptr)[-1]);
+void MallocDeallocate(void*, void* ptr, size_t, size_t alignment) {
+  if (ptr == nullptr) return;
+  std::free(MallocAligns(alignment) ? ptr : static_cast<void**>(ptr)[-1]);
 }
 Allocator g_malloc = {&MallocAllocate, &MallocDeallocate, nullptr};
 
@@ -123,21 +123,24 @@ void SetCustomAllocator(TVMFFICustomAllocator* allocator) { g_custom = allocator
 namespace {
 // The contract says the allocator raised (a MemoryError); make sure something
 // is there. Cold: kept off the allocation path.
-[[gnu::cold, gnu::noinline]] Status AllocatorReturnedNull(size_t size) {
+[[gnu::cold, gnu::noinline]] void* CustomAllocatorReturnedNull(size_t size) {
   if (!HasPendingError()) {
-    return RaiseError(ErrorKind::kMemoryError,
-                      {"custom allocator returned NULL for ", size, " bytes"});
+    static_cast<void>(RaiseError(ErrorKind::kMemoryError,
+                                 {"custom allocator returned NULL for ", size, " bytes"}));
   }
-  return Status(ErrorKind::kMemoryError);
+  return nullptr;
 }
 }  // namespace
 
-Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index) {
-  TVMFFICustomAllocator* custom = CurrentCustomAllocator();
-  void* body = custom->allocate(size, alignment, type_index, custom->context);
-  if (body == nullptr) return AllocatorReturnedNull(size);
-  return body;
+namespace detail {
+void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
+  // The built-in allocator is called directly: no indirect call on the
+  // common path.
+  if (g_custom == nullptr) return BuiltinAllocate(size, alignment, type_index, nullptr);
+  void* body = g_custom->allocate(size, alignment, type_index, g_custom->context);
+  return body != nullptr ? body : CustomAllocatorReturnedNull(size);
 }
+}  // namespace detail
 
 void FreeObjectStorage(void* body) {
   TVMFFIObjectAllocHeader* header = AllocHeaderOf(body);

@@ -67,11 +67,18 @@ int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input
       .ToReturnCode();
 }
 
-[[gnu::cold, gnu::noinline]] int RefuseResultNotNone(int32_t type_index) {
-  return RaiseError(ErrorKind::kValueError,
-                    {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
-                     type_index, ")"})
-      .ToReturnCode();
+// The full invariant check of a call the inline fast check did not clear,
+// then the call itself: the fast path stays free of non-tail calls.
+[[gnu::noinline]] int CheckThenCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                                    TVMFFIAny* result) {
+  if (result->type_index != kTVMFFINone) {
+    return RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCall: result must be set to None "
+                                               "before the call (type index ",
+                                               result->type_index, ")"})
+        .ToReturnCode();
+  }
+  if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
+  return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
 }
 
 }  // namespace
@@ -124,10 +131,9 @@ int TVMFFISetCustomAllocator(TVMFFICustomAllocator* allocator) {
 int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
                          TVMFFIObjectHandle* out) {
   if (out == nullptr) return NullArgument("TVMFFIFunctionCreate", "out");
-  Expected<Function> f = Function::FromExternC(self, safe_call, deleter);
-  if (!f.ok()) return -1;
-  ObjectPtr<FunctionObj> obj = f.value().object();
-  *out = obj.release();
+  FunctionObj* f = detail::NewExternCFunction(self, safe_call, deleter);
+  if (f == nullptr) return -1;
+  *out = f;
   return 0;
 }
 
@@ -172,13 +178,16 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
 
 int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                        TVMFFIAny* result) {
-  if (func == nullptr || result == nullptr || num_args < 0 || (args == nullptr && num_args != 0) ||
-      static_cast<TVMFFIObject*>(func)->type_index != kTVMFFIFunction) {
+  // One branch per condition, each falling through when the call is good:
+  // fewer instructions than folding them into one test.
+  if (__builtin_expect(func == nullptr, 0) || __builtin_expect(result == nullptr, 0) ||
+      __builtin_expect(static_cast<TVMFFIObject*>(func)->type_index != kTVMFFIFunction, 0) ||
+      __builtin_expect(num_args > 0 ? args == nullptr : num_args < 0, 0)) {
     return RefuseCall(func, args, num_args, result);
   }
-  if (FFI_CORE_CHECK_PADDING) {
-    if (result->type_index != kTVMFFINone) return RefuseResultNotNone(result->type_index);
-    if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
+  if (FFI_CORE_CHECK_PADDING &&
+      (result->type_index != kTVMFFINone || !ArgumentsLookClean(args, num_args))) {
+    return CheckThenCall(func, args, num_args, result);
   }
   return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
 }

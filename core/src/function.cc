@@ -48,27 +48,37 @@ int ExternCTrampoline(void* handle, const TVMFFIAny* args, int32_t num_args, TVM
 
 }  // namespace
 
-Expected<Function> Function::FromExternC(void* self, TVMFFISafeCallType safe_call,
-                                         void (*deleter)(void* self)) {
+namespace detail {
+FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
+                                void (*deleter)(void* self)) {
   if (safe_call == nullptr) {
-    return RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCreate: safe_call is NULL"});
+    static_cast<void>(
+        RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCreate: safe_call is NULL"}));
+    return nullptr;
   }
   if (self == nullptr && deleter == nullptr) {
-    FFI_CORE_ASSIGN_OR_RETURN(FunctionObj * obj, NewObject<FunctionObj>(kTVMFFIFunction, 0));
-    obj->cell = TVMFFIFunctionCell{safe_call, nullptr};
-    return Function(ObjectPtr<FunctionObj>::Adopt(obj));
+    Expected<FunctionObj*> obj = NewObject<FunctionObj>(kTVMFFIFunction, 0);
+    if (!obj.ok()) return nullptr;
+    obj.value()->cell = TVMFFIFunctionCell{safe_call, nullptr};
+    return obj.value();
   }
+  // On failure the function never came to own `self`; the caller still does.
   Expected<ExternCFunctionObj*> made = NewObject<ExternCFunctionObj>(kTVMFFIFunction, 0);
-  if (!made.ok()) {
-    // The function never came to own `self`; the caller still does.
-    return made.status();
-  }
+  if (!made.ok()) return nullptr;
   ExternCFunctionObj* obj = made.value();
   obj->cell = TVMFFIFunctionCell{&ExternCTrampoline, nullptr};
   obj->self = self;
   obj->safe_call = safe_call;
   obj->deleter = deleter;
-  return Function(ObjectPtr<FunctionObj>::Adopt(reinterpret_cast<FunctionObj*>(obj)));
+  return reinterpret_cast<FunctionObj*>(obj);
+}
+}  // namespace detail
+
+Expected<Function> Function::FromExternC(void* self, TVMFFISafeCallType safe_call,
+                                         void (*deleter)(void* self)) {
+  FunctionObj* obj = detail::NewExternCFunction(self, safe_call, deleter);
+  if (obj == nullptr) return StatusFromPendingError();
+  return Function(ObjectPtr<FunctionObj>::Adopt(obj));
 }
 
 Expected<Any> Function::CallPacked(const AnyView* args, int32_t num_args) const {

@@ -41,6 +41,10 @@ namespace detail {
 // Storage for an object with a callable after its FunctionObj.
 Expected<FunctionObj*> AllocateFunctionObj(size_t payload_size, size_t payload_align,
                                            size_t* payload_offset);
+// A Function over a C callback (see Function::FromExternC), owned by the
+// caller; NULL with the error raised on failure.
+FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
+                                void (*deleter)(void* self));
 // Turns a failed Status into the C return code, raising a RuntimeError if
 // the callee forgot to raise one.
 int SafeCallFailed();

@@ -38,9 +38,19 @@ uint32_t ObjectWeakCount(const TVMFFIObject* obj);
 
 void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*deleter)(void*, int));
 
+namespace detail {
+// The object body, or NULL with a MemoryError raised.
+void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index);
+}  // namespace detail
+
 // Storage for an object body from the installed TVMFFICustomAllocator. On
-// failure a MemoryError is raised.
-Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index);
+// failure a MemoryError is raised. Inline: the Expected costs nothing once
+// the caller tests it.
+inline Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index) {
+  void* body = detail::AllocateObjectBody(size, alignment, type_index);
+  if (body == nullptr) return Status(ErrorKind::kMemoryError);
+  return body;
+}
 // Gives storage back through the TVMFFIObjectAllocHeader before `body`.
 void FreeObjectStorage(void* body);
 

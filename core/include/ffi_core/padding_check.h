@@ -9,6 +9,9 @@
 #include <ffi_core/status.h>
 #include <tvm/ffi/c_api.h>
 
+#include <cstdint>
+#include <cstring>
+
 namespace ffi_core {
 
 // Raises a ValueError naming the argument and the broken rule. `index` < 0
@@ -17,6 +20,47 @@ Status CheckAnyInvariants(const TVMFFIAny& value, int index);
 // Checks each argument; used by TVMFFIFunctionCall when
 // FFI_CORE_CHECK_PADDING is on.
 Status CheckArgumentInvariants(const TVMFFIAny* args, int32_t num_args);
+
+// On 32-bit targets a pointer leaves bytes 4-7 of the value, which must be
+// zero; 64-bit pointers fill all 8.
+inline bool PointerHighWordIsZero(const TVMFFIAny& v) {
+  if constexpr (sizeof(void*) == 4) {
+    uint32_t high;
+    std::memcpy(&high, v.v_bytes + sizeof(void*), sizeof(high));
+    return high == 0;
+  }
+  return true;
+}
+
+// The first 8 bytes (type index, then zero_padding) of a clean value of a
+// type whose payload has no padding rules, as one word: endian-neutral, and
+// folded to a constant by the compiler.
+inline uint64_t CleanHead(int32_t type_index) {
+  TVMFFIAny v{};
+  v.type_index = type_index;
+  uint64_t head;
+  std::memcpy(&head, &v, sizeof(head));
+  return head;
+}
+
+// A few instructions per argument for the common kinds: true only when
+// CheckAnyInvariants would accept every argument. False means "run the full
+// check", which names the broken rule (or finds none).
+inline bool ArgumentsLookClean(const TVMFFIAny* args, int32_t num_args) {
+  for (int32_t i = 0; i < num_args; ++i) {
+    const TVMFFIAny& v = args[i];
+    uint64_t head;
+    std::memcpy(&head, &v, sizeof(head));
+    if (head == CleanHead(kTVMFFIInt) || head == CleanHead(kTVMFFIFloat)) continue;
+    // An object: zero padding, a non-NULL pointer (high word zero on 32-bit
+    // targets) whose header agrees on the type.
+    if (v.type_index < kTVMFFIStaticObjectBegin || v.zero_padding != 0 ||
+        !PointerHighWordIsZero(v) || v.v_obj == nullptr || v.v_obj->type_index != v.type_index) {
+      return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace ffi_core
 
