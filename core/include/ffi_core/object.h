@@ -36,7 +36,14 @@ bool ObjectTryPromoteWeak(TVMFFIObject* obj);
 uint32_t ObjectStrongCount(const TVMFFIObject* obj);
 uint32_t ObjectWeakCount(const TVMFFIObject* obj);
 
-void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*deleter)(void*, int));
+// Inline: the stores merge with the ones that construct the object.
+inline void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*deleter)(void*, int)) {
+  obj->combined_ref_count = kRefCountBothOne;
+  obj->type_index = type_index;
+  obj->__padding = 0;
+  obj->__ensure_align = 0;  // clears the high word of a 4-byte deleter pointer
+  obj->deleter = deleter;
+}
 
 namespace detail {
 // The object body, or NULL with a MemoryError raised.
