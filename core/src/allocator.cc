@@ -120,25 +120,18 @@ TVMFFICustomAllocator* CurrentCustomAllocator() {
 }
 void SetCustomAllocator(TVMFFICustomAllocator* allocator) { g_custom = allocator; }
 
-namespace {
-// The contract says the allocator raised (a MemoryError); make sure something
-// is there. Cold: kept off the allocation path.
-[[gnu::cold, gnu::noinline]] void* CustomAllocatorReturnedNull(size_t size) {
-  if (!HasPendingError()) {
-    static_cast<void>(RaiseError(ErrorKind::kMemoryError,
-                                 {"custom allocator returned NULL for ", size, " bytes"}));
-  }
-  return nullptr;
-}
-}  // namespace
-
 namespace detail {
 void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
   // The built-in allocator is called directly: no indirect call on the
   // common path.
   if (g_custom == nullptr) return BuiltinAllocate(size, alignment, type_index, nullptr);
   void* body = g_custom->allocate(size, alignment, type_index, g_custom->context);
-  return body != nullptr ? body : CustomAllocatorReturnedNull(size);
+  // The contract says the allocator raised (a MemoryError); make sure
+  // something is there.
+  if (body == nullptr && !HasPendingError()) {
+    return RaiseCannotAllocate("custom allocator returned NULL", size, alignment, type_index);
+  }
+  return body;
 }
 }  // namespace detail
 

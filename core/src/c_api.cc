@@ -62,24 +62,30 @@ struct OpaqueObj {
 }
 
 // Why TVMFFIFunctionCall refuses a call its fast path rejected. Cold and out
-// of line, so the call path needs no stack frame.
+// of line, so the call path needs no stack frame; one raise for every
+// reason keeps it small.
 [[gnu::cold, gnu::noinline]] int RefuseCall(TVMFFIObjectHandle func, const TVMFFIAny* args,
                                             int32_t num_args, const TVMFFIAny* result) {
-  if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
-  if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
-  if (num_args < 0) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"})
-        .ToReturnCode();
+  ErrorKind kind = ErrorKind::kValueError;
+  const char* what = "";
+  MessagePart number("");
+  if (func == nullptr) {
+    what = "func is NULL";
+  } else if (result == nullptr) {
+    what = "result is NULL";
+  } else if (num_args < 0) {
+    what = "num_args is negative: ";
+    number = MessagePart(num_args);
+  } else if (args == nullptr && num_args != 0) {
+    what = "args is NULL";
+  } else {
+    // Only the type is left. Numeric on purpose: the call path stays free
+    // of the type-name table.
+    kind = ErrorKind::kTypeError;
+    what = "expected a Function (type index 68), got type index ";
+    number = MessagePart(static_cast<TVMFFIObject*>(func)->type_index);
   }
-  if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
-  // Only the type is left. Numeric on purpose: the call path stays free of
-  // the type-name table.
-  return RaiseError(ErrorKind::kTypeError,
-                    {"TVMFFIFunctionCall: expected a Function (type index 68), "
-                     "got type index ",
-                     static_cast<TVMFFIObject*>(func)->type_index})
-      .ToReturnCode();
+  return RaiseError(kind, {"TVMFFIFunctionCall: ", what, number}).ToReturnCode();
 }
 
 // The full invariant check of a call the inline fast check did not clear,

@@ -56,20 +56,21 @@ FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
         RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCreate: safe_call is NULL"}));
     return nullptr;
   }
-  if (self == nullptr && deleter == nullptr) {
-    Expected<FunctionObj*> obj = NewObject<FunctionObj>(kTVMFFIFunction, 0);
-    if (!obj.ok()) return nullptr;
-    obj.value()->cell = TVMFFIFunctionCell{safe_call, nullptr};
-    return obj.value();
-  }
+  // With neither self nor deleter, only the FunctionObj prefix is made and
+  // safe_call is installed directly. One allocation site for both shapes.
+  const bool direct = self == nullptr && deleter == nullptr;
   // On failure the function never came to own `self`; the caller still does.
-  Expected<ExternCFunctionObj*> made = NewObject<ExternCFunctionObj>(kTVMFFIFunction, 0);
-  if (!made.ok()) return nullptr;
-  ExternCFunctionObj* obj = made.value();
-  obj->cell = TVMFFIFunctionCell{&ExternCTrampoline, nullptr};
-  obj->self = self;
-  obj->safe_call = safe_call;
-  obj->deleter = deleter;
+  void* mem = AllocateObjectBody(direct ? sizeof(FunctionObj) : sizeof(ExternCFunctionObj),
+                                 alignof(ExternCFunctionObj), kTVMFFIFunction);
+  if (mem == nullptr) return nullptr;
+  if (direct) {
+    FunctionObj* obj = new (mem) FunctionObj{{}, {safe_call, nullptr}};
+    InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<FunctionObj>);
+    return obj;
+  }
+  ExternCFunctionObj* obj =
+      new (mem) ExternCFunctionObj{{}, {&ExternCTrampoline, nullptr}, self, safe_call, deleter};
+  InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<ExternCFunctionObj>);
   return reinterpret_cast<FunctionObj*>(obj);
 }
 }  // namespace detail

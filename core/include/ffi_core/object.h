@@ -79,7 +79,8 @@ Expected<T*> NewObject(int32_t type_index, size_t extra_bytes, Args&&... args) {
   static_assert(offsetof(T, header) == 0, "the header must come first");
   // An impossible size saturates; the allocator then refuses it.
   const size_t size = extra_bytes <= SIZE_MAX - sizeof(T) ? sizeof(T) + extra_bytes : SIZE_MAX;
-  FFI_CORE_ASSIGN_OR_RETURN(void* mem, AllocateObjectStorage(size, alignof(T), type_index));
+  void* mem = detail::AllocateObjectBody(size, alignof(T), type_index);
+  if (mem == nullptr) return Status(ErrorKind::kMemoryError);
   T* obj = new (mem) T(std::forward<Args>(args)...);
   InitObjectHeader(&obj->header, type_index, &detail::ObjectDeleter<T>);
   return obj;
