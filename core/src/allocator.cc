@@ -27,6 +27,9 @@ struct BlockPrefix {
   uint16_t alignment;
 };
 
+// GetAllocator, inlined into the allocation path.
+Allocator* AllocatorInForce() { return g_allocator_set ? g_allocator : port::DefaultAllocator(); }
+
 bool IsPowerOfTwo(size_t x) { return x != 0 && (x & (x - 1)) == 0; }
 size_t RoundUp(size_t x, size_t align) { return (x + align - 1) & ~(align - 1); }
 
@@ -56,7 +59,7 @@ void BuiltinDeleteSpace(void* body) {
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
-  Allocator* a = GetAllocator();
+  Allocator* a = AllocatorInForce();
   if (a == nullptr) {
     return RaiseCannotAllocate("no allocator installed (see ffi_core::SetAllocator)", size,
                                alignment, type_index);
@@ -112,7 +115,7 @@ void SetAllocator(Allocator* allocator) {
   g_allocator_set = true;
 }
 void UseDefaultAllocator() { g_allocator_set = false; }
-Allocator* GetAllocator() { return g_allocator_set ? g_allocator : port::DefaultAllocator(); }
+Allocator* GetAllocator() { return AllocatorInForce(); }
 Allocator* MallocAllocator() { return &g_malloc; }
 
 TVMFFICustomAllocator* CurrentCustomAllocator() {
@@ -120,11 +123,9 @@ TVMFFICustomAllocator* CurrentCustomAllocator() {
 }
 void SetCustomAllocator(TVMFFICustomAllocator* allocator) { g_custom = allocator; }
 
-namespace detail {
-void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
-  // The built-in allocator is called directly: no indirect call on the
-  // common path.
-  if (g_custom == nullptr) return BuiltinAllocate(size, alignment, type_index, nullptr);
+namespace {
+// Out of line, so the built-in path is a tail call with no frame.
+[[gnu::noinline]] void* CustomAllocate(size_t size, size_t alignment, int32_t type_index) {
   void* body = g_custom->allocate(size, alignment, type_index, g_custom->context);
   // The contract says the allocator raised (a MemoryError); make sure
   // something is there.
@@ -132,6 +133,15 @@ void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
     return RaiseCannotAllocate("custom allocator returned NULL", size, alignment, type_index);
   }
   return body;
+}
+}  // namespace
+
+namespace detail {
+void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
+  // The built-in allocator is called directly: no indirect call on the
+  // common path.
+  if (g_custom == nullptr) return BuiltinAllocate(size, alignment, type_index, nullptr);
+  return CustomAllocate(size, alignment, type_index);
 }
 }  // namespace detail
 

@@ -18,9 +18,16 @@ namespace {
 // for it.
 [[gnu::noinline]] Status WriteBytesObject(const char* data, size_t size, int32_t object_index,
                                           TVMFFIAny* out) {
-  // size + 1 saturates so that NewObject's overflow check sees it.
-  const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
-  FFI_CORE_ASSIGN_OR_RETURN(BytesObj * obj, NewObject<BytesObj>(object_index, with_nul));
+  if (data == nullptr) return RaiseNullData(size);
+  // Saturates so that the allocator refuses an impossible size.
+  const size_t total =
+      size < SIZE_MAX - sizeof(BytesObj) - 1 ? sizeof(BytesObj) + size + 1 : SIZE_MAX;
+  void* mem = AllocateObjectBody(total, alignof(BytesObj), object_index);
+  if (mem == nullptr) return Status(ErrorKind::kMemoryError);
+  // Default-initialised: every field is written below, and zeroing first
+  // would be a call to memset at -Os.
+  BytesObj* obj = new (mem) BytesObj;
+  InitObjectHeader(&obj->header, object_index, &ObjectDeleter<BytesObj>);
   char* text = reinterpret_cast<char*>(obj + 1);
   std::memcpy(text, data, size);
   text[size] = '\0';
@@ -38,9 +45,10 @@ namespace {
 
 Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
                          TVMFFIAny* out) {
-  if (data == nullptr && size != 0) return RaiseNullData(size);
+  // The object form first: reached by a tail call, before any frame.
   if (size > kSmallBytesCapacity) return WriteBytesObject(data, size, object_index, out);
-  detail::WriteSmallBytes(data, size, small_index, out);
+  if (data == nullptr && size != 0) return RaiseNullData(size);
+  WriteSmallBytes(data, size, small_index, out);
   return Status::Ok();
 }
 
