@@ -26,8 +26,7 @@ Expected<Tensor> TensorFromHandle(const char* who, TVMFFIObjectHandle handle) {
 
 int Release(Expected<Tensor> t, TVMFFIObjectHandle* out) {
   if (!t.ok()) return -1;
-  ObjectPtr<TensorObj> obj = t.value().object();
-  *out = obj.release();
+  *out = std::move(t).value().object().release();
   return 0;
 }
 

@@ -180,7 +180,9 @@ class Tensor : public detail::TensorAccessors<Tensor> {
   static Expected<Tensor> UnsafeView(const Tensor& source, const DLTensor& prototype);
 
   explicit operator bool() const { return static_cast<bool>(obj_); }
-  const ObjectPtr<TensorObj>& object() const { return obj_; }
+  const ObjectPtr<TensorObj>& object() const& { return obj_; }
+  // Moves the reference out: no count round trip.
+  ObjectPtr<TensorObj> object() && { return std::move(obj_); }
   DLTensor* GetDLTensor() const { return &obj_->tensor; }
 
  private:
