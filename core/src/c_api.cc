@@ -54,8 +54,8 @@ struct OpaqueObj {
                                                             int32_t object_index) {
   if (input == nullptr) return NullArgument(function, "input");
   if (out == nullptr) return NullArgument(function, "out");
-  if (input->size <= kSmallBytesCapacity && input->data != nullptr) {
-    detail::WriteSmallBytes(input->data, input->size, small_index, out);
+  if (input->size <= kSmallBytesCapacity && input->data != nullptr &&
+      detail::WriteSmallBytesInPlace(input->data, input->size, small_index, out)) {
     return 0;
   }
   return ByteSequenceNotSmall(input, out, small_index, object_index);
