@@ -55,13 +55,16 @@ bool IsContiguous(const DLTensor& t) {
 Status CheckStridedExtent(const char* who, int32_t ndim, const int64_t* shape,
                           const int64_t* strides, uint64_t byte_offset, DLDataType dtype) {
   if (byte_offset > static_cast<uint64_t>(INT64_MAX)) return ExtentError(who, "byte_offset");
+  // NULL strides (compact): byte_offset is all there is to bound here; the
+  // shape's size was bounded by CheckTensorMetadata.
+  if (strides == nullptr) return Status::Ok();
   for (int32_t i = 0; i < ndim; ++i) {
     if (shape[i] == 0) return Status::Ok();  // no element is ever addressed
   }
   // The furthest element from data, in bytes: byte_offset plus the sum of
   // (size - 1) * |stride| over the axes, times the element size.
   int64_t span = 0;
-  for (int32_t i = 0; strides != nullptr && i < ndim; ++i) {
+  for (int32_t i = 0; i < ndim; ++i) {
     int64_t step = 0;
     if (strides[i] == INT64_MIN ||
         __builtin_mul_overflow(shape[i] - 1, strides[i] < 0 ? -strides[i] : strides[i], &step) ||
