@@ -94,8 +94,9 @@ TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
 bool MallocAligns(size_t alignment) { return alignment <= alignof(std::max_align_t); }
 
 void* MallocAllocate(void*, size_t size, size_t alignment) {
+  if (!IsPowerOfTwo(alignment)) return nullptr;
   if (MallocAligns(alignment)) return std::malloc(size);
-  if (!IsPowerOfTwo(alignment) || size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
+  if (size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
   void* raw = std::malloc(size + alignment + sizeof(void*));
   if (raw == nullptr) return nullptr;
   uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(raw) + sizeof(void*), alignment);
