@@ -93,15 +93,19 @@ TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
 // before the aligned block, so any alignment works on any libc.
 bool MallocAligns(size_t alignment) { return alignment <= alignof(std::max_align_t); }
 
-void* MallocAllocate(void*, size_t size, size_t alignment) {
-  if (!IsPowerOfTwo(alignment)) return nullptr;
-  if (MallocAligns(alignment)) return std::malloc(size);
-  if (size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
+// Out of line: the common request is then a tail call to malloc.
+[[gnu::noinline]] void* MallocOverAligned(size_t size, size_t alignment) {
+  if (!IsPowerOfTwo(alignment) || size > SIZE_MAX - alignment - sizeof(void*)) return nullptr;
   void* raw = std::malloc(size + alignment + sizeof(void*));
   if (raw == nullptr) return nullptr;
   uintptr_t aligned = RoundUp(reinterpret_cast<uintptr_t>(raw) + sizeof(void*), alignment);
   reinterpret_cast<void**>(aligned)[-1] = raw;
   return reinterpret_cast<void*>(aligned);
+}
+
+void* MallocAllocate(void*, size_t size, size_t alignment) {
+  if (MallocAligns(alignment) && IsPowerOfTwo(alignment)) return std::malloc(size);
+  return MallocOverAligned(size, alignment);
 }
 void MallocDeallocate(void*, void* ptr, size_t, size_t alignment) {
   if (ptr == nullptr) return;
