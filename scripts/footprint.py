@@ -19,6 +19,9 @@ FLASH = (".text", ".rodata", ".ARM.exidx", ".ARM.extab", ".init", ".fini", ".vec
 RAM = (".bss", ".data", "COMMON", ".noinit")
 # .data is in RAM and its initial image also in flash.
 
+# An output section's header, at column 0: its whole size, alignment fill
+# included.
+OUTPUT = re.compile(r"^(\.[\w.]+)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)")
 LINE = re.compile(r"^\s*(\.[\w.$]+|COMMON)?\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S+\.(?:a|o|obj)\S*)$")
 
 
@@ -45,6 +48,8 @@ def sizes(map_path):
     flash = {}
     ram = {}
     pending = None
+    span = None  # [start, end) of the bytes counted last
+    whole = [0, 0]  # flash, RAM: the output sections, fill included
     for raw in text.splitlines():
         # ld wraps long section names onto their own line.
         if pending is not None and raw.startswith(" " * 16):
@@ -55,12 +60,31 @@ def sizes(map_path):
             continue
         else:
             pending = None
+        out = OUTPUT.match(raw)
+        if out:
+            name, addr, size = out.group(1), int(out.group(2), 16), int(out.group(3), 16)
+            if name.startswith(FLASH) or name.startswith(".data"):
+                whole[0] += size
+            if name.startswith(RAM):
+                whole[1] += size
+            continue
         m = LINE.match(raw)
         if not m:
             continue
         section, addr, size, path = m.group(1) or "", int(m.group(2), 16), int(m.group(3), 16), m.group(4)
         if size == 0 or addr == 0 and not section.startswith(".vectors"):
             continue
+        # Merged string sections can be listed at the same address as the
+        # one before (ld shows the merged block under both): count each
+        # byte once.
+        if span is not None and span[0] <= addr < span[1]:
+            end = addr + size
+            size = max(0, end - span[1])
+            span = (span[0], max(span[1], end))
+            if size == 0:
+                continue
+        else:
+            span = (addr, addr + size)
         who = owner(path)
         if section.startswith(FLASH):
             flash[who] = flash.get(who, 0) + size
@@ -69,7 +93,7 @@ def sizes(map_path):
             ram[who] = ram.get(who, 0) + size
         elif section.startswith(RAM):
             ram[who] = ram.get(who, 0) + size
-    return flash, ram
+    return flash, ram, whole
 
 
 def main():
@@ -82,7 +106,7 @@ def main():
         empty = args[1]
         args = args[2:]
     board, map_path = args
-    flash, ram = sizes(map_path)
+    flash, ram, whole = sizes(map_path)
     cols = ["ffi-core", "runtime", "board", "app"]
     if tvm:
         cols = ["ffi-core", "tvm backend", "model", "weights", "runtime", "board", "app"]
@@ -96,10 +120,10 @@ def main():
         " | ".join("%6d" % flash.get(c, 0) for c in cols),
         " | ".join("%6d" % ram.get(c, 0) for c in cols))
     if empty is not None:
-        empty_flash, empty_ram = sizes(empty)
-        whole_flash, whole_ram = sum(flash.values()), sum(ram.values())
-        added_flash = whole_flash - sum(empty_flash.values())
-        added_ram = whole_ram - sum(empty_ram.values())
+        empty_whole = sizes(empty)[2]
+        whole_flash, whole_ram = whole
+        added_flash = whole_flash - empty_whole[0]
+        added_ram = whole_ram - empty_whole[1]
         row += " %6d | %6d | %6d | %6d | %6d | %6d |" % (
             whole_flash, whole_ram, added_flash, added_ram,
             added_flash - flash.get("app", 0), added_ram - ram.get("app", 0))

@@ -6,6 +6,7 @@
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ffi_core {
@@ -26,6 +27,19 @@ struct BlockPrefix {
   uint16_t alignment;
 };
 
+// The port's system heap (none on bare metal: every request gets NULL).
+void* SystemHeapAllocate(void*, size_t size, size_t alignment) {
+  return port::SystemAllocate(size, alignment);
+}
+void SystemHeapDeallocate(void*, void* ptr, size_t, size_t) { port::SystemFree(ptr); }
+// Constant, so it stays in flash: nothing writes through an Allocator*.
+constexpr Allocator kSystem = {&SystemHeapAllocate, &SystemHeapDeallocate, nullptr};
+
+// GetAllocator, inlined into the allocation path.
+Allocator* AllocatorInForce() {
+  return g_allocator_set ? g_allocator : const_cast<Allocator*>(&kSystem);
+}
+
 TVMFFIObjectAllocHeader* AllocHeaderOf(void* body) {
   return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(body) -
                                                     sizeof(TVMFFIObjectAllocHeader));
@@ -38,63 +52,48 @@ void BuiltinDeleteSpace(void* body) {
   Deallocate(*p.allocator, static_cast<char*>(body) - p.body_offset, p.total, p.alignment);
 }
 
-// The allocator contract reports failure as NULL; the raised error carries
-// the reason, so its Status has nothing more to say. The raising helpers are
-// cold and out of line so the allocation path needs no large stack frame.
-void* RaiseNull(Status /*raised*/) { return nullptr; }
-
-[[gnu::cold, gnu::noinline]] void* RaiseNoAllocator(size_t size, int32_t type_index) {
-  // Type indices stay numeric here: naming them would pull the whole name
-  // table into every firmware that allocates.
-  return RaiseNull(
-      RaiseError(ErrorKind::kMemoryError,
-                 {"no allocator installed (see ffi_core::SetAllocator): cannot allocate ", size,
-                  " bytes for type index ", type_index}));
-}
-
-[[gnu::cold, gnu::noinline]] void* RaiseBadRequest(size_t size, size_t alignment) {
-  return RaiseNull(
-      RaiseError(ErrorKind::kMemoryError, {"bad object request: ", size, " bytes aligned to ",
-                                           alignment, " (alignment: a power of two up to 4096)"}));
-}
-
-[[gnu::cold, gnu::noinline]] void* RaiseExhausted(size_t total, int32_t type_index) {
-  return RaiseNull(RaiseError(ErrorKind::kMemoryError,
-                              {"allocator exhausted (bare metal has no system heap: see "
-                               "ffi_core::SetAllocator): cannot allocate ",
-                               total, " bytes for type index ", type_index}));
+// The allocator contract reports failure as NULL, with the reason raised.
+// One cold raiser for every refusal: the allocation path needs no stack
+// frame, and a firmware carries one message routine. Type indices stay
+// numeric: naming them would pull the whole name table into every firmware
+// that allocates.
+[[gnu::cold, gnu::noinline]] void* RaiseCannotAllocate(const char* why, size_t size,
+                                                       size_t alignment, int32_t type_index) {
+  static_cast<void>(
+      RaiseError(ErrorKind::kMemoryError, {why, ": cannot allocate ", size, " bytes aligned to ",
+                                           alignment, " for type index ", type_index}));
+  return nullptr;
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
-  Allocator* a = GetAllocator();
-  if (a == nullptr) return RaiseNoAllocator(size, type_index);
+  Allocator* a = AllocatorInForce();
+  if (a == nullptr) {
+    return RaiseCannotAllocate("no allocator installed (see ffi_core::SetAllocator)", size,
+                               alignment, type_index);
+  }
   if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
   const size_t body_offset =
       AlignUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
   if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
-    return RaiseBadRequest(size, alignment);
+    return RaiseCannotAllocate("bad object request (alignment: a power of two up to 4096)", size,
+                               alignment, type_index);
   }
-  const size_t total = body_offset + size;
-  void* base = Allocate(*a, total, alignment);
-  if (base == nullptr) return RaiseExhausted(total, type_index);
-  char* body = static_cast<char*>(base) + body_offset;
+  // Built before the call: the block's bookkeeping is then all that stays
+  // live across it (fewer registers to save).
+  const BlockPrefix prefix{a, static_cast<uint32_t>(body_offset + size),
+                           static_cast<uint16_t>(body_offset), static_cast<uint16_t>(alignment)};
+  void* base = Allocate(*a, prefix.total, prefix.alignment);
+  if (base == nullptr) {
+    return RaiseCannotAllocate("allocator exhausted", prefix.total, prefix.alignment, type_index);
+  }
+  char* body = static_cast<char*>(base) + prefix.body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
-  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
-      reinterpret_cast<char*>(AllocHeaderOf(body)) - sizeof(BlockPrefix));
-  *prefix = BlockPrefix{a, static_cast<uint32_t>(total), static_cast<uint16_t>(body_offset),
-                        static_cast<uint16_t>(alignment)};
+  *reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
+                                  sizeof(BlockPrefix)) = prefix;
   return body;
 }
 
 TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
-
-// The port's system heap (none on bare metal: every request gets NULL).
-void* SystemHeapAllocate(void*, size_t size, size_t alignment) {
-  return port::SystemAllocate(size, alignment);
-}
-void SystemHeapDeallocate(void*, void* ptr, size_t, size_t) { port::SystemFree(ptr); }
-// Constant, so it stays in flash: nothing writes through an Allocator*.
-constexpr Allocator kSystem = {&SystemHeapAllocate, &SystemHeapDeallocate, nullptr};
 
 }  // namespace
 
@@ -103,7 +102,7 @@ void SetAllocator(Allocator* allocator) {
   g_allocator_set = true;
 }
 Allocator* SystemAllocator() { return const_cast<Allocator*>(&kSystem); }
-Allocator* GetAllocator() { return g_allocator_set ? g_allocator : SystemAllocator(); }
+Allocator* GetAllocator() { return AllocatorInForce(); }
 
 TVMFFICustomAllocator* CurrentCustomAllocator() {
   return g_custom != nullptr ? g_custom : &g_builtin;
@@ -111,23 +110,26 @@ TVMFFICustomAllocator* CurrentCustomAllocator() {
 void SetCustomAllocator(TVMFFICustomAllocator* allocator) { g_custom = allocator; }
 
 namespace {
-// The contract says the allocator raised (a MemoryError); make sure something
-// is there. Cold: kept off the allocation path.
-[[gnu::cold, gnu::noinline]] Status AllocatorReturnedNull(size_t size) {
-  if (!HasPendingError()) {
-    return RaiseError(ErrorKind::kMemoryError,
-                      {"custom allocator returned NULL for ", size, " bytes"});
+// Out of line, so the built-in path is a tail call with no frame.
+[[gnu::noinline]] void* CustomAllocate(size_t size, size_t alignment, int32_t type_index) {
+  void* body = g_custom->allocate(size, alignment, type_index, g_custom->context);
+  // The contract says the allocator raised (a MemoryError); make sure
+  // something is there.
+  if (body == nullptr && !HasPendingError()) {
+    return RaiseCannotAllocate("custom allocator returned NULL", size, alignment, type_index);
   }
-  return Status(ErrorKind::kMemoryError);
+  return body;
 }
 }  // namespace
 
-Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index) {
-  TVMFFICustomAllocator* custom = CurrentCustomAllocator();
-  void* body = custom->allocate(size, alignment, type_index, custom->context);
-  if (body == nullptr) return AllocatorReturnedNull(size);
-  return body;
+namespace detail {
+void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
+  // The built-in allocator is called directly: no indirect call on the
+  // common path.
+  if (g_custom == nullptr) return BuiltinAllocate(size, alignment, type_index, nullptr);
+  return CustomAllocate(size, alignment, type_index);
 }
+}  // namespace detail
 
 void FreeObjectStorage(void* body) {
   TVMFFIObjectAllocHeader* header = AllocHeaderOf(body);

@@ -12,27 +12,46 @@ using c_boundary::NullArgument;
 namespace {
 
 // Why TVMFFIFunctionCall refuses a call its fast path rejected. Cold and out
-// of line, so the call path needs no stack frame.
+// of line, so the call path needs no stack frame; one raise for every
+// reason keeps it small.
 [[gnu::cold, gnu::noinline]] int RefuseCall(TVMFFIObjectHandle func, const TVMFFIAny* args,
                                             int32_t num_args, const TVMFFIAny* result) {
-  if (func == nullptr) return NullArgument("TVMFFIFunctionCall", "func");
-  if (result == nullptr) return NullArgument("TVMFFIFunctionCall", "result");
-  if (num_args < 0) {
-    return c_boundary::Fail(ErrorKind::kValueError,
-                            {"TVMFFIFunctionCall: num_args is negative (", num_args, ")"});
+  ErrorKind kind = ErrorKind::kValueError;
+  const char* what = "";
+  MessagePart number("");
+  const char* after = "";
+  if (func == nullptr) {
+    what = "func is NULL";
+  } else if (result == nullptr) {
+    what = "result is NULL";
+  } else if (num_args < 0) {
+    what = "num_args is negative: ";
+    number = MessagePart(num_args);
+  } else if (args == nullptr && num_args != 0) {
+    what = "args is NULL";
+  } else {
+    // Only the type is left. Numeric on purpose: the call path stays free
+    // of the type-name table.
+    kind = ErrorKind::kTypeError;
+    what = "func is not a Function (type index ";
+    number = MessagePart(static_cast<TVMFFIObject*>(func)->type_index);
+    after = ")";
   }
-  if (args == nullptr && num_args != 0) return NullArgument("TVMFFIFunctionCall", "args");
-  // Only the type is left. Numeric: the call path stays free of the name table.
-  return c_boundary::Fail(ErrorKind::kTypeError,
-                          {"TVMFFIFunctionCall: func is not a Function (type index ",
-                           static_cast<TVMFFIObject*>(func)->type_index, ")"});
+  return c_boundary::Fail(kind, {"TVMFFIFunctionCall: ", what, number, after});
 }
 
-[[gnu::cold, gnu::noinline]] int RefuseResultNotNone(int32_t type_index) {
-  return c_boundary::Fail(
-      ErrorKind::kValueError,
-      {"TVMFFIFunctionCall: result must be set to None before the call (type index ", type_index,
-       ")"});
+// The full invariant check of a call the inline fast check did not clear,
+// then the call itself: the fast path stays free of non-tail calls.
+[[gnu::noinline]] int CheckThenCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
+                                    TVMFFIAny* result) {
+  if (result->type_index != kTVMFFINone) {
+    return c_boundary::Fail(
+        ErrorKind::kValueError,
+        {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
+         result->type_index, ")"});
+  }
+  if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
+  return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
 }
 
 }  // namespace
@@ -42,7 +61,10 @@ extern "C" {
 int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*deleter)(void* self),
                          TVMFFIObjectHandle* out) {
   if (out == nullptr) return NullArgument("TVMFFIFunctionCreate", "out");
-  return c_boundary::HandOut(Function::FromExternC(self, safe_call, deleter), out);
+  FunctionObj* f = detail::NewExternCFunction(self, safe_call, deleter);
+  if (f == nullptr) return -1;
+  *out = f;
+  return 0;
 }
 
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
@@ -66,13 +88,16 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
 
 int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                        TVMFFIAny* result) {
-  if (func == nullptr || result == nullptr || num_args < 0 || (args == nullptr && num_args != 0) ||
-      static_cast<TVMFFIObject*>(func)->type_index != kTVMFFIFunction) {
+  // One branch per condition, each falling through when the call is good:
+  // fewer instructions than folding them into one test.
+  if (__builtin_expect(func == nullptr, 0) || __builtin_expect(result == nullptr, 0) ||
+      __builtin_expect(static_cast<TVMFFIObject*>(func)->type_index != kTVMFFIFunction, 0) ||
+      __builtin_expect(num_args > 0 ? args == nullptr : num_args < 0, 0)) {
     return RefuseCall(func, args, num_args, result);
   }
-  if (FFI_CORE_CHECK_PADDING) {
-    if (result->type_index != kTVMFFINone) return RefuseResultNotNone(result->type_index);
-    if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
+  if (FFI_CORE_CHECK_PADDING &&
+      (result->type_index != kTVMFFINone || !ArgumentsLookClean(args, num_args))) {
+    return CheckThenCall(func, args, num_args, result);
   }
   return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
 }

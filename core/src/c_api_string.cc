@@ -4,18 +4,33 @@
 #include <tvm/ffi/c_api.h>
 
 #include "c_boundary.h"
+#include "small_bytes.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 using c_boundary::NullArgument;
 
 namespace {
 
-int ByteSequenceFromByteArray(const char* function, const TVMFFIByteArray* input, TVMFFIAny* out,
-                              int32_t small_index, int32_t object_index) {
-  if (input == nullptr) return NullArgument(function, "input");
-  if (out == nullptr) return NullArgument(function, "out");
+// The object form (and the NULL-data refusal); out of line so the entry
+// points reach it by a tail call and the small form needs no frame.
+[[gnu::noinline]] int ByteSequenceNotSmall(const TVMFFIByteArray* input, TVMFFIAny* out,
+                                           int32_t small_index, int32_t object_index) {
   return c_boundary::ReturnCode(
       detail::WriteByteSequence(input->data, input->size, small_index, object_index, out));
+}
+
+// Inlined into each entry point: the small form then costs no call.
+[[gnu::always_inline]] inline int ByteSequenceFromByteArray(const char* function,
+                                                            const TVMFFIByteArray* input,
+                                                            TVMFFIAny* out, int32_t small_index,
+                                                            int32_t object_index) {
+  if (input == nullptr) return NullArgument(function, "input");
+  if (out == nullptr) return NullArgument(function, "out");
+  if (input->size <= kSmallBytesCapacity && input->data != nullptr &&
+      detail::WriteSmallBytesInPlace(input->data, input->size, small_index, out)) {
+    return 0;
+  }
+  return ByteSequenceNotSmall(input, out, small_index, object_index);
 }
 
 }  // namespace

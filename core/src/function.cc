@@ -39,27 +39,38 @@ int ExternCTrampoline(void* handle, const TVMFFIAny* args, int32_t num_args, TVM
 
 }  // namespace
 
+namespace detail {
+FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
+                                void (*deleter)(void* self)) {
+  if (safe_call == nullptr) {
+    static_cast<void>(
+        RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCreate: safe_call is NULL"}));
+    return nullptr;
+  }
+  // With neither self nor deleter, only the FunctionObj prefix is made and
+  // safe_call is installed directly. One allocation site for both shapes.
+  const bool direct = self == nullptr && deleter == nullptr;
+  // On failure the function never came to own `self`; the caller still does.
+  void* mem = AllocateObjectBody(direct ? sizeof(FunctionObj) : sizeof(ExternCFunctionObj),
+                                 alignof(ExternCFunctionObj), kTVMFFIFunction);
+  if (mem == nullptr) return nullptr;
+  if (direct) {
+    FunctionObj* obj = new (mem) FunctionObj{{}, {safe_call, nullptr}};
+    InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<FunctionObj>);
+    return obj;
+  }
+  ExternCFunctionObj* obj =
+      new (mem) ExternCFunctionObj{{}, {&ExternCTrampoline, nullptr}, self, safe_call, deleter};
+  InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<ExternCFunctionObj>);
+  return reinterpret_cast<FunctionObj*>(obj);
+}
+}  // namespace detail
+
 Expected<Function> Function::FromExternC(void* self, TVMFFISafeCallType safe_call,
                                          void (*deleter)(void* self)) {
-  if (safe_call == nullptr) {
-    return RaiseError(ErrorKind::kValueError, {"TVMFFIFunctionCreate: safe_call is NULL"});
-  }
-  if (self == nullptr && deleter == nullptr) {
-    FFI_CORE_ASSIGN_OR_RETURN(FunctionObj * obj, NewObject<FunctionObj>(kTVMFFIFunction, 0));
-    obj->cell = TVMFFIFunctionCell{safe_call, nullptr};
-    return Function(ObjectPtr<FunctionObj>::Adopt(obj));
-  }
-  Expected<ExternCFunctionObj*> made = NewObject<ExternCFunctionObj>(kTVMFFIFunction, 0);
-  if (!made.ok()) {
-    // The function never came to own `self`; the caller still does.
-    return made.status();
-  }
-  ExternCFunctionObj* obj = made.value();
-  obj->cell = TVMFFIFunctionCell{&ExternCTrampoline, nullptr};
-  obj->self = self;
-  obj->safe_call = safe_call;
-  obj->deleter = deleter;
-  return Function(ObjectPtr<FunctionObj>::Adopt(reinterpret_cast<FunctionObj*>(obj)));
+  FunctionObj* obj = detail::NewExternCFunction(self, safe_call, deleter);
+  if (obj == nullptr) return StatusFromPendingError();
+  return Function(ObjectPtr<FunctionObj>::Adopt(obj));
 }
 
 Expected<Any> Function::CallPacked(const AnyView* args, int32_t num_args) const {

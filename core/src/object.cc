@@ -28,12 +28,4 @@ bool ObjectTryPromoteWeak(TVMFFIObject* obj) { return port::RefTryPromoteWeak(ob
 uint32_t ObjectStrongCount(const TVMFFIObject* obj) { return port::RefStrongCount(obj); }
 uint32_t ObjectWeakCount(const TVMFFIObject* obj) { return port::RefWeakCount(obj); }
 
-void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*deleter)(void*, int)) {
-  obj->combined_ref_count = kRefCountBothOne;
-  obj->type_index = type_index;
-  obj->__padding = 0;
-  obj->__ensure_align = 0;  // clears the high word of a 4-byte deleter pointer
-  obj->deleter = deleter;
-}
-
 }  // namespace ffi_core

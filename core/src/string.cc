@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include "small_bytes.h"
+
 namespace ffi_core {
 namespace detail {
 
@@ -16,9 +18,15 @@ namespace {
 // for it.
 [[gnu::noinline]] Status WriteBytesObject(const char* data, size_t size, int32_t object_index,
                                           TVMFFIAny* out) {
-  // size + 1 saturates so that NewObject's overflow check sees it.
+  if (data == nullptr) return RaiseNullData(size);
+  // size + 1 saturates so that the allocator refuses an impossible size.
   const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
-  FFI_CORE_ASSIGN_OR_RETURN(BytesObj * obj, NewObject<BytesObj>(object_index, with_nul));
+  FFI_CORE_ASSIGN_OR_RETURN(void* mem, AllocateWithTrailing(sizeof(BytesObj), alignof(BytesObj),
+                                                            with_nul, 1, object_index));
+  // Default-initialised: every field is written below, and zeroing first
+  // would be a call to memset at -Os.
+  BytesObj* obj = new (mem) BytesObj;
+  InitObjectHeader(&obj->header, object_index, &ObjectDeleter<BytesObj>);
   char* text = TrailingOf<char>(obj);
   std::memcpy(text, data, size);
   text[size] = '\0';
@@ -36,45 +44,10 @@ namespace {
 
 Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
                          TVMFFIAny* out) {
-  if (data == nullptr && size != 0) return RaiseNullData(size);
+  // The object form first: reached by a tail call, before any frame.
   if (size > kSmallBytesCapacity) return WriteBytesObject(data, size, object_index, out);
-  // Built aside: data may point into *out.
-  TVMFFIAny raw;
-  raw.type_index = small_index;
-  raw.small_str_len = static_cast<uint32_t>(size);
-  raw.v_int64 = 0;
-  // At most 7 bytes, copied one by one: a loop or memcpy becomes a library
-  // call at -Os (and ARMv6-M has no unaligned word access to inline).
-  char* to = raw.v_bytes;
-  switch (size) {
-    case 7:
-      to[6] = data[6];
-      [[fallthrough]];
-    case 6:
-      to[5] = data[5];
-      [[fallthrough]];
-    case 5:
-      to[4] = data[4];
-      [[fallthrough]];
-    case 4:
-      to[3] = data[3];
-      [[fallthrough]];
-    case 3:
-      to[2] = data[2];
-      [[fallthrough]];
-    case 2:
-      to[1] = data[1];
-      [[fallthrough]];
-    case 1:
-      to[0] = data[0];
-      [[fallthrough]];
-    default:
-      break;
-  }
-  // Field by field: a struct copy is a call to memcpy on ARMv6-M at -Os.
-  out->type_index = raw.type_index;
-  out->small_str_len = raw.small_str_len;
-  out->v_int64 = raw.v_int64;
+  if (data == nullptr && size != 0) return RaiseNullData(size);
+  WriteSmallBytes(data, size, small_index, out);
   return Status::Ok();
 }
 

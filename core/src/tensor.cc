@@ -55,13 +55,16 @@ bool IsContiguous(const DLTensor& t) {
 Status CheckStridedExtent(const char* who, int32_t ndim, const int64_t* shape,
                           const int64_t* strides, uint64_t byte_offset, DLDataType dtype) {
   if (byte_offset > static_cast<uint64_t>(INT64_MAX)) return ExtentError(who, "byte_offset");
+  // NULL strides (compact): byte_offset is all there is to bound here; the
+  // shape's size was bounded by CheckTensorMetadata.
+  if (strides == nullptr) return Status::Ok();
   for (int32_t i = 0; i < ndim; ++i) {
     if (shape[i] == 0) return Status::Ok();  // no element is ever addressed
   }
   // The furthest element from data, in bytes: byte_offset plus the sum of
   // (size - 1) * |stride| over the axes, times the element size.
   int64_t span = 0;
-  for (int32_t i = 0; strides != nullptr && i < ndim; ++i) {
+  for (int32_t i = 0; i < ndim; ++i) {
     int64_t step = 0;
     if (strides[i] == INT64_MIN ||
         __builtin_mul_overflow(shape[i] - 1, strides[i] < 0 ? -strides[i] : strides[i], &step) ||
@@ -94,23 +97,22 @@ Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, 
   }
   if (shape == nullptr && ndim != 0)
     return RaiseError(ErrorKind::kValueError, {who, ": NULL shape"});
+  // One pass: sizes must not be negative, and every element count and
+  // compact stride (a product of sizes) is bounded by the non-zero sizes'
+  // product in bytes. Zero bits or lanes make the product 0, refused below.
+  int64_t bytes = ElementBytes(dtype);
+  bool overflow = false;
   for (int32_t i = 0; i < ndim; ++i) {
     if (shape[i] < 0) {
       return RaiseError(ErrorKind::kValueError,
                         {who, ": negative size ", shape[i], " at axis ", i});
     }
+    overflow = overflow || (shape[i] != 0 && __builtin_mul_overflow(bytes, shape[i], &bytes));
   }
   if (dtype.lanes == 0 || dtype.bits == 0) {
     return RaiseError(ErrorKind::kValueError, {who, ": dtype with zero bits or lanes"});
   }
-  // Every element count and compact stride is a product of sizes: bound them
-  // all by the non-zero sizes' product in bytes.
-  int64_t bytes = ElementBytes(dtype);
-  for (int32_t i = 0; i < ndim; ++i) {
-    if (shape[i] != 0 && __builtin_mul_overflow(bytes, shape[i], &bytes)) {
-      return ExtentError(who, "the shape's size in bytes");
-    }
-  }
+  if (overflow) return ExtentError(who, "the shape's size in bytes");
   return Status::Ok();
 }
 
@@ -123,23 +125,27 @@ Expected<TensorObj*> NewTensorObj(const int64_t* shape, const int64_t* strides, 
   *extra_offset = TrailingOffset(head, extra_align);
   FFI_CORE_ASSIGN_OR_RETURN(
       void* mem, AllocateWithTrailing(head, alignof(TensorObj), extra, extra_align, kTVMFFITensor));
-  TensorObj* obj = new (mem) TensorObj();
+  // Default-initialised: every field is written below.
+  TensorObj* obj = new (mem) TensorObj;
   InitObjectHeader(&obj->header, kTVMFFITensor, &ObjectDeleter<TensorObj>);
   int64_t* shape_copy = TrailingOf<int64_t>(obj);
   int64_t* stride_copy = shape_copy + ndim;
-  for (int32_t i = 0; i < ndim; ++i) shape_copy[i] = shape[i];
+  // Tensors always carry strides (compact when the source had none), as
+  // upstream's do, so readers need no special case. Compact strides in one
+  // pass from the last axis.
+  int64_t compact = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    shape_copy[i] = shape[i];
+    stride_copy[i] = strides != nullptr ? strides[i] : compact;
+    compact = MulSat(compact, shape[i]);
+  }
   obj->tensor.data = nullptr;
   obj->tensor.device = device;
   obj->tensor.ndim = ndim;
   obj->tensor.dtype = dtype;
   obj->tensor.shape = ndim != 0 ? shape_copy : nullptr;
-  obj->tensor.byte_offset = 0;
-  // Tensors always carry strides (compact when the source had none), as
-  // upstream's do, so readers need no special case.
-  for (int32_t i = 0; i < ndim; ++i) {
-    stride_copy[i] = strides != nullptr ? strides[i] : ContiguousStride(obj->tensor, i);
-  }
   obj->tensor.strides = ndim != 0 ? stride_copy : nullptr;
+  obj->tensor.byte_offset = 0;
   obj->release = nullptr;
   obj->owner = nullptr;
   return obj;

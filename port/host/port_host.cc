@@ -61,6 +61,7 @@ void GlobalLock() { g_lock.lock(); }
 void GlobalUnlock() { g_lock.unlock(); }
 
 void* SystemAllocate(size_t size, size_t alignment) {
+  if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;
   // aligned_alloc wants a multiple of the alignment, and at least a pointer's.
   if (alignment < sizeof(void*)) alignment = sizeof(void*);
   if (size > SIZE_MAX - alignment) return nullptr;

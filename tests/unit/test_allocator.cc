@@ -98,6 +98,24 @@ TEST_CASE("strings and functions from a pool, all returned") {
   SetAllocator(previous);
 }
 
+TEST_CASE("the system heap aligns small and large requests and refuses odd alignments") {
+  Allocator* a = SystemAllocator();
+  for (size_t alignment : {size_t{1}, size_t{8}, size_t{16}, size_t{64}, size_t{4096}}) {
+    CAPTURE(alignment);
+    void* p = Allocate(*a, 24, alignment);
+    if (!FFI_CORE_TEST_SYSTEM_HEAP) {
+      CHECK(p == nullptr);  // bare metal: no heap, every request refused
+      continue;
+    }
+    REQUIRE(p != nullptr);
+    CHECK(reinterpret_cast<uintptr_t>(p) % alignment == 0);
+    std::memset(p, 0xab, 24);
+    Deallocate(*a, p, 24, alignment);
+  }
+  CHECK(Allocate(*a, 24, 12) == nullptr);
+  CHECK(Allocate(*a, 24, 0) == nullptr);
+}
+
 TEST_CASE("CountingAllocator counts and injects failures") {
   CountingAllocator counter(TestHeap());
   Allocator* a = counter.allocator();

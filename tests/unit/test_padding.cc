@@ -142,3 +142,32 @@ TEST_CASE("TVMFFIFunctionCall checks arguments and result in checking mode") {
   }
   CHECK(CallWith(AnyView(1).raw()) == 0);
 }
+
+TEST_CASE("The call path's fast check leaves every broken object argument to the full check") {
+  AllocatorScope scope;
+  TVMFFIObjectHandle g = nullptr;
+  REQUIRE(TVMFFIFunctionCreate(nullptr, &Echo, nullptr, &g) == 0);
+  TVMFFIAny good = NoneAny();
+  good.type_index = kTVMFFIFunction;
+  good.v_obj = static_cast<TVMFFIObject*>(g);
+  TVMFFIAny wrong_type = good;
+  wrong_type.type_index = kTVMFFIStr;
+  TVMFFIAny null_object = good;
+  null_object.v_obj = nullptr;
+  TVMFFIAny padded = good;
+  padded.zero_padding = 1;
+  TVMFFIAny padded_float = AnyView(2.0).raw();
+  padded_float.zero_padding = 1;
+  CHECK(CallWith(good) == 0);
+  const char* rules[] = {"differs from the object's header", "NULL object pointer", "zero_padding",
+                         "zero_padding"};
+  const TVMFFIAny* broken[] = {&wrong_type, &null_object, &padded, &padded_float};
+  for (int i = 0; i < 4; ++i) {
+    CAPTURE(i);
+    if (FFI_CORE_CHECK_PADDING) {
+      CHECK(CallWith(*broken[i]) != 0);
+      CHECK(Contains(TakeError().message, rules[i]));
+    }
+  }
+  CHECK(TVMFFIObjectDecRef(g) == 0);
+}

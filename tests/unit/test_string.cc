@@ -68,6 +68,23 @@ TEST_CASE("TVMFFIStringFromByteArray and TVMFFIBytesFromByteArray") {
   CHECK(TakeError().kind == "ValueError");
 }
 
+TEST_CASE("TVMFFIStringFromByteArray may read its input from the value it overwrites") {
+  const TVMFFIByteArray text{"abcdefg", 7};
+  for (size_t from = 0; from < 7; ++from) {
+    CAPTURE(from);
+    TVMFFIAny v = NoneAny();
+    REQUIRE(TVMFFIStringFromByteArray(&text, &v) == 0);
+    // The tail of v's own bytes, re-encoded into v.
+    const TVMFFIByteArray tail{v.v_bytes + from, 7 - from};
+    REQUIRE(TVMFFIStringFromByteArray(&tail, &v) == 0);
+    CHECK(v.type_index == kTVMFFISmallStr);
+    CHECK(v.small_str_len == 7 - from);
+    char expected[8] = {};
+    std::memcpy(expected, text.data + from, 7 - from);
+    CHECK(std::memcmp(v.v_bytes, expected, sizeof(expected)) == 0);
+  }
+}
+
 TEST_CASE("allocation failure while making a string is a MemoryError") {
   AllocatorScope scope;
   scope.counter().FailAfter(0);

@@ -39,6 +39,10 @@ class PackedArgs {
 };
 
 namespace detail {
+// A Function over a C callback (see Function::FromExternC), owned by the
+// caller; NULL with the error raised on failure.
+FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
+                                void (*deleter)(void* self));
 // Turns a failed Status into the C return code, raising a RuntimeError if
 // the callee forgot to raise one.
 int SafeCallFailed();

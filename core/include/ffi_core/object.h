@@ -45,11 +45,28 @@ bool ObjectTryPromoteWeak(TVMFFIObject* obj);
 uint32_t ObjectStrongCount(const TVMFFIObject* obj);
 uint32_t ObjectWeakCount(const TVMFFIObject* obj);
 
-void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*deleter)(void*, int));
+// Inline: the stores merge with the ones that construct the object.
+inline void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*deleter)(void*, int)) {
+  obj->combined_ref_count = kRefCountBothOne;
+  obj->type_index = type_index;
+  obj->__padding = 0;
+  obj->__ensure_align = 0;  // clears the high word of a 4-byte deleter pointer
+  obj->deleter = deleter;
+}
+
+namespace detail {
+// The object body, or NULL with a MemoryError raised.
+void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index);
+}  // namespace detail
 
 // Storage for an object body from the installed TVMFFICustomAllocator. On
-// failure a MemoryError is raised.
-Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index);
+// failure a MemoryError is raised. Inline: the Expected costs nothing once
+// the caller tests it.
+inline Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int32_t type_index) {
+  void* body = detail::AllocateObjectBody(size, alignment, type_index);
+  if (body == nullptr) return Status(ErrorKind::kMemoryError);
+  return body;
+}
 // Gives storage back through the TVMFFIObjectAllocHeader before `body`.
 void FreeObjectStorage(void* body);
 

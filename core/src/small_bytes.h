@@ -1,0 +1,87 @@
+// The small form of a String/Bytes (at most 7 bytes inside the TVMFFIAny),
+// written inline by the C entry points and by WriteByteSequence.
+#ifndef FFI_CORE_SRC_SMALL_BYTES_H_
+#define FFI_CORE_SRC_SMALL_BYTES_H_
+
+#include <ffi_core/string.h>
+#include <tvm/ffi/c_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ffi_core {
+namespace detail {
+
+// Copies size <= kSmallBytesCapacity bytes (data may be NULL only when size
+// is 0). One by one: a loop or memcpy becomes a library call at -Os (and
+// ARMv6-M has no unaligned word access to inline). Always inlined, as are
+// the writers below: a call would cost as much as the copy.
+[[gnu::always_inline]] inline void CopySmallBytes(const char* data, size_t size, char* to) {
+  switch (size) {
+    case 7:
+      to[6] = data[6];
+      [[fallthrough]];
+    case 6:
+      to[5] = data[5];
+      [[fallthrough]];
+    case 5:
+      to[4] = data[4];
+      [[fallthrough]];
+    case 4:
+      to[3] = data[3];
+      [[fallthrough]];
+    case 3:
+      to[2] = data[2];
+      [[fallthrough]];
+    case 2:
+      to[1] = data[1];
+      [[fallthrough]];
+    case 1:
+      to[0] = data[0];
+      [[fallthrough]];
+    default:
+      break;
+  }
+}
+
+// Field by field: a struct copy is a call to memcpy on ARMv6-M at -Os.
+[[gnu::always_inline]] inline void WriteSmallHead(int32_t small_index, size_t size,
+                                                  TVMFFIAny* out) {
+  out->type_index = small_index;
+  out->small_str_len = static_cast<uint32_t>(size);
+}
+
+// The small form of any input, data possibly pointing into *out.
+[[gnu::always_inline]] inline void WriteSmallBytes(const char* data, size_t size,
+                                                   int32_t small_index, TVMFFIAny* out) {
+  // Built aside.
+  TVMFFIAny raw;
+  raw.v_int64 = 0;
+  CopySmallBytes(data, size, raw.v_bytes);
+  WriteSmallHead(small_index, size, out);
+  out->v_int64 = raw.v_int64;
+}
+
+// The same straight into *out, refusing (false) when the bytes might overlap
+// its value, which is zeroed first: no buffer, no stack frame.
+[[gnu::always_inline]] inline bool WriteSmallBytesInPlace(const char* data, size_t size,
+                                                          int32_t small_index, TVMFFIAny* out) {
+  const uintptr_t from = reinterpret_cast<uintptr_t>(data);
+  const uintptr_t value = reinterpret_cast<uintptr_t>(out->v_bytes);
+  // data in [value - 7, value + 8): conservative, one compare.
+  if (from - (value - kSmallBytesCapacity) < kSmallBytesCapacity + sizeof(out->v_bytes)) {
+    return false;
+  }
+  // Zeroed as two 32-bit fields: one zero register, where a 64-bit store
+  // takes a pair (and a frame to save it) on 32-bit targets.
+  out->v_device.device_type = static_cast<DLDeviceType>(0);
+  out->v_device.device_id = 0;
+  CopySmallBytes(data, size, out->v_bytes);
+  WriteSmallHead(small_index, size, out);
+  return true;
+}
+
+}  // namespace detail
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_SRC_SMALL_BYTES_H_
