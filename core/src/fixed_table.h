@@ -8,17 +8,6 @@
 namespace ffi_core {
 namespace detail {
 
-// The entry `matches` accepts, or NULL: a look-up, where no free entry is
-// wanted, so `matches` alone (cheapest test first) decides, and must refuse
-// free entries. The caller holds the lock guarding the table.
-template <typename Entry, size_t N, typename Matches>
-Entry* FindSlot(Entry (&table)[N], Matches matches) {
-  for (Entry& e : table) {
-    if (matches(e)) return &e;
-  }
-  return nullptr;
-}
-
 // The entry `matches` accepts, else the first entry `is_free` accepts, else
 // NULL (the table is full). `matches` is only asked of entries in use. The
 // caller holds the lock guarding the table.

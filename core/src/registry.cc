@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "builtin_globals.h"
-#include "fixed_table.h"
 #include "global_lock_guard.h"
 
 namespace ffi_core {
@@ -19,37 +18,34 @@ struct Entry {
   TVMFFIObject* function;
 };
 Entry g_table[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
-// One byte per entry, a digest of its name: a look-up compares whole names
-// only where the digest matches (a byte of RAM per entry instead of a string
-// comparison per entry).
+// One byte per entry, the low byte of its name's hash: a probe compares
+// whole names only where it matches.
 uint8_t g_tags[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
+constexpr size_t kCapacity = FFI_CORE_GLOBAL_FUNCTION_CAPACITY;
 
-uint8_t Tag(const char* name, size_t size) {
-  if (size == 0) return 0;
-  return static_cast<uint8_t>(size * 31u + static_cast<unsigned char>(name[size / 2]) * 7u +
-                              static_cast<unsigned char>(name[size - 1]));
+// FNV-1a over the name.
+uint32_t Hash(const char* name, size_t size) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < size; ++i) h = (h ^ static_cast<unsigned char>(name[i])) * 16777619u;
+  return h;
 }
 
-// Whether `e` is registered as the name with this tag; a free entry never
-// is. The tag, one byte, rejects almost every other entry first.
-bool IsNamed(const Entry& e, uint8_t tag, const char* name, size_t size) {
-  if (g_tags[&e - g_table] != tag || e.function == nullptr) return false;
-  const TVMFFIByteArray n = detail::ByteSequenceView(e.name);
-  return SameBytes(n.data, n.size, name, size);
-}
-
-// The entry registered as `name`, or NULL.
-Entry* Find(const char* name, size_t size) {
-  const uint8_t tag = Tag(name, size);
-  return detail::FindSlot(g_table, [&](const Entry& e) { return IsNamed(e, tag, name, size); });
-}
-
-// The entry registered as `name`, else the first free one, else NULL.
-Entry* FindOrFree(const char* name, size_t size) {
-  const uint8_t tag = Tag(name, size);
-  return detail::FindOrFreeSlot(
-      g_table, [&](const Entry& e) { return IsNamed(e, tag, name, size); },
-      [](const Entry& e) { return e.function == nullptr; });
+// Open addressing: a name's entry is its hash's home entry or a later one
+// (wrapping), before the first free entry, since entries are never removed.
+// Returns the entry registered as `name`, else the free entry where it
+// would go, else NULL (the table is full without it). A look-up thus reads
+// an entry or two, not the table.
+Entry* Probe(const char* name, size_t size) {
+  const uint32_t hash = Hash(name, size);
+  const uint8_t tag = static_cast<uint8_t>(hash);
+  size_t i = hash % kCapacity;
+  for (size_t probed = 0; probed < kCapacity; ++probed) {
+    Entry& e = g_table[i];
+    if (e.function == nullptr) return &e;
+    if (g_tags[i] == tag && SameBytes(detail::ByteSequenceView(e.name), {name, size})) return &e;
+    i = i + 1 == kCapacity ? 0 : i + 1;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -66,7 +62,7 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
   Any old_name;
   {
     detail::GlobalLockGuard lock;
-    Entry* e = FindOrFree(name, name_size);
+    Entry* e = Probe(name, name_size);
     if (e == nullptr) {
       return RaiseError(ErrorKind::kMemoryError,
                         {"global function table is full (FFI_CORE_GLOBAL_FUNCTION_CAPACITY=",
@@ -81,7 +77,7 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
       old_name = Any::AdoptRaw(e->name);
     }
     ObjectIncRef(f.object().header());
-    g_tags[e - g_table] = Tag(name, name_size);
+    g_tags[e - g_table] = static_cast<uint8_t>(Hash(name, name_size));
     e->function = f.object().header();
     e->name = Any(owned.any()).ReleaseRaw();
   }
@@ -96,8 +92,8 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
   }
   {
     detail::GlobalLockGuard lock;
-    Entry* e = Find(name, name_size);
-    if (e != nullptr) {
+    Entry* e = Probe(name, name_size);
+    if (e != nullptr && e->function != nullptr) {
       return Function(ObjectPtr<FunctionObj>::Retain(reinterpret_cast<FunctionObj*>(e->function)));
     }
   }
