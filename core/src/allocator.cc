@@ -31,7 +31,9 @@ struct BlockPrefix {
 void* SystemHeapAllocate(void*, size_t size, size_t alignment) {
   return port::SystemAllocate(size, alignment);
 }
-void SystemHeapDeallocate(void*, void* ptr, size_t, size_t) { port::SystemFree(ptr); }
+void SystemHeapDeallocate(void*, void* ptr, size_t size, size_t alignment) {
+  port::SystemFree(ptr, size, alignment);
+}
 // Constant, so it stays in flash: nothing writes through an Allocator*.
 constexpr Allocator kSystem = {&SystemHeapAllocate, &SystemHeapDeallocate, nullptr};
 

@@ -39,7 +39,7 @@ ContextStorage* CurrentContext() { return ffi_core_port_context(); }
 
 // No heap is assumed: objects need an allocator the firmware installs.
 void* SystemAllocate(size_t /*size*/, size_t /*alignment*/) { return nullptr; }
-void SystemFree(void* /*ptr*/) {}
+void SystemFree(void* /*ptr*/, size_t /*size*/, size_t /*alignment*/) {}
 
 // No loader on bare metal: kernels are linked in (the system library).
 void* LibraryOpen(const char* /*path*/, char* why, size_t why_size) {

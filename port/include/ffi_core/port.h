@@ -88,10 +88,11 @@ void GlobalUnlock();
 // ---- the system heap ----
 // Where objects come from until the firmware installs an allocator: the C
 // library's heap on the host. Bare-metal ports have none and return NULL
-// (allocations then fail with a MemoryError). `alignment` is a power of two;
-// SystemFree(NULL) does nothing.
+// (allocations then fail with a MemoryError). `alignment` is a power of two
+// (else NULL). SystemFree gets the size and alignment the block was asked
+// with; SystemFree(NULL, ...) does nothing.
 void* SystemAllocate(size_t size, size_t alignment);
-void SystemFree(void* ptr);
+void SystemFree(void* ptr, size_t size, size_t alignment);
 
 // ---- dynamic libraries ----
 // Opens a shared library. On failure returns NULL and writes why into
