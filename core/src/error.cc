@@ -31,28 +31,19 @@ bool AppendBytes(char* buf, size_t cap, size_t* len, const char* text, size_t n)
 // Appends a NUL-terminated text in one pass (no strlen, then copy: raising
 // is on the error path of every call, and messages are short).
 bool AppendCStr(char* buf, size_t cap, size_t* len, const char* text) {
-  char* const out = buf + *len;
-  const size_t room = cap - 1 - *len;
-  size_t n = 0;
-  const auto ended_at = [len](size_t k) {
-    *len += k;
-    return true;
-  };
-  // Four bytes a round while there is room for them: a quarter of the loop
-  // tests, and messages are short, so this is most of a raise's copying.
-  // Each byte is copied with its terminator check; a NUL ends the text.
-  for (; n + 4 <= room; n += 4) {
-    if ((out[n] = text[n]) == '\0') break;
-    if ((out[n + 1] = text[n + 1]) == '\0') return ended_at(n + 1);
-    if ((out[n + 2] = text[n + 2]) == '\0') return ended_at(n + 2);
-    if ((out[n + 3] = text[n + 3]) == '\0') return ended_at(n + 3);
+  char* out = buf + *len;
+  char* const last = buf + cap - 1;
+  bool whole = true;
+  for (; *text != '\0'; ++text) {
+    if (out == last) {
+      whole = false;
+      break;
+    }
+    *out++ = *text;
   }
-  for (; n < room; ++n) {
-    if ((out[n] = text[n]) == '\0') return ended_at(n);
-  }
-  out[n] = '\0';
-  *len += n;
-  return text[n] == '\0';  // cut short unless it fitted exactly
+  *out = '\0';
+  *len = static_cast<size_t>(out - buf);
+  return whole;
 }
 
 // Ends a cut-short text with the marker so truncation is always visible.
