@@ -92,7 +92,7 @@ int TVMFFIFunctionCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_arg
   // fewer instructions than folding them into one test.
   if (__builtin_expect(func == nullptr, 0) || __builtin_expect(result == nullptr, 0) ||
       __builtin_expect(static_cast<TVMFFIObject*>(func)->type_index != kTVMFFIFunction, 0) ||
-      __builtin_expect(num_args > 0 ? args == nullptr : num_args < 0, 0)) {
+      __builtin_expect(num_args < 0, 0) || __builtin_expect(args == nullptr && num_args != 0, 0)) {
     return RefuseCall(func, args, num_args, result);
   }
   if (FFI_CORE_CHECK_PADDING &&
