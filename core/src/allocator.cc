@@ -86,7 +86,10 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
                            static_cast<uint16_t>(body_offset), static_cast<uint16_t>(alignment)};
   void* base = Allocate(*a, prefix.total, prefix.alignment);
   if (base == nullptr) {
-    return RaiseCannotAllocate("allocator exhausted", prefix.total, prefix.alignment, type_index);
+    return RaiseCannotAllocate(a == &kSystem ? "the system heap refused (bare metal has none: "
+                                               "install an allocator, see ffi_core::SetAllocator)"
+                                             : "allocator exhausted",
+                               prefix.total, prefix.alignment, type_index);
   }
   char* body = static_cast<char*>(base) + prefix.body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;

@@ -17,6 +17,25 @@ TEST_CASE("with no allocator, every object allocation fails with a clear MemoryE
   SetAllocator(previous);
 }
 
+TEST_CASE("the system heap by default: objects on the host, a clear refusal on bare metal") {
+  Allocator* previous = GetAllocator();
+  SetAllocator(SystemAllocator());
+  TVMFFIObjectHandle f = nullptr;
+  const int rc = TVMFFIFunctionCreate(
+      reinterpret_cast<void*>(1), [](void*, const TVMFFIAny*, int32_t, TVMFFIAny*) { return 0; },
+      nullptr, &f);
+  if (FFI_CORE_TEST_SYSTEM_HEAP) {
+    REQUIRE(rc == 0);
+    CHECK(TVMFFIObjectDecRef(f) == 0);
+  } else {
+    CHECK(rc != 0);
+    TakenError t = TakeError();
+    CHECK(t.kind == "MemoryError");
+    CHECK(Contains(t.message, "bare metal has none"));
+  }
+  SetAllocator(previous);
+}
+
 TEST_CASE("ArenaAllocator: aligned bumps, exhaustion, reset") {
   static StaticArena<256> arena;
   REQUIRE(arena.Reset());
