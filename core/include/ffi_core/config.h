@@ -14,7 +14,7 @@
 #define FFI_CORE_ERROR_MESSAGE_CAPACITY 320
 #endif
 
-// Error objects in the pool shared by every calling context (error_slot.h):
+// Error objects in the pool shared by every calling context (error.cc):
 // each pending error, and each error a caller holds, takes one until its last
 // reference goes. When all are taken a static MemoryError stands in.
 #ifndef FFI_CORE_ERROR_POOL_SIZE
