@@ -97,6 +97,25 @@ void WriteWhy(char* why, size_t why_size, const char* text) {
   std::snprintf(why, why_size, "%s", text);
 }
 
+void CacheBlock(void* ptr, size_t c) {
+  FreeBlock* b = static_cast<FreeBlock*>(ptr);
+  b->next = t_cache.head[c];
+  t_cache.head[c] = b;
+  ++t_cache.count[c];
+}
+
+// The rest of SystemFree: a full list, a large block, or a thread's first
+// block (which arms the drain at its exit).
+[[gnu::noinline]] void FreeUncached(void* ptr, size_t c) {
+  if (ptr == nullptr) return;
+  if (c < kCachedClasses && t_cache.count[c] < kCacheDepth) {
+    if (!t_release_armed) ArmRelease();
+    CacheBlock(ptr, c);
+    return;
+  }
+  std::free(ptr);
+}
+
 }  // namespace
 
 ContextStorage* CurrentContext() {
@@ -128,18 +147,14 @@ void* SystemAllocate(size_t size, size_t alignment) {
 }
 
 void SystemFree(void* ptr, size_t size, size_t alignment) {
-  if (ptr == nullptr) return;
   const size_t c = CacheClass(size, alignment);
-  if (c < kCachedClasses && t_cache.count[c] < kCacheDepth) {
-    // The thread's lists are drained when it exits.
-    if (__builtin_expect(!t_release_armed, 0)) ArmRelease();
-    FreeBlock* b = static_cast<FreeBlock*>(ptr);
-    b->next = t_cache.head[c];
-    t_cache.head[c] = b;
-    ++t_cache.count[c];
+  // The common case, with no call: a block joins the lists of a thread whose
+  // lists are already drained at its exit.
+  if (ptr != nullptr && c < kCachedClasses && t_cache.count[c] < kCacheDepth && t_release_armed) {
+    CacheBlock(ptr, c);
     return;
   }
-  std::free(ptr);
+  FreeUncached(ptr, c);
 }
 
 void* LibraryOpen(const char* path, char* why, size_t why_size) {
