@@ -3,18 +3,23 @@
 
 namespace ffi_core {
 
-void ObjectReleaseLast(TVMFFIObject* obj, port::StrongRelease left) {
-  if (left == port::StrongRelease::kLastBoth) {
+int ObjectReleaseLast(TVMFFIObject* obj, uint32_t strong_before) {
+  if (port::RefAfterLastStrong(obj, strong_before) == port::StrongRelease::kLastBoth) {
     if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    return;
+    return 0;
   }
   // Weak references remain: destroy the payload now, free the storage when
   // the last weak reference (possibly this one) goes.
   if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
   ObjectDecWeakRef(obj);
+  return 0;
 }
 
-void ObjectDecRef(TVMFFIObject* obj) { ObjectDecRefInline(obj); }
+void ObjectDecRef(TVMFFIObject* obj) {
+  const uint32_t strong_before = port::RefDecStrong(obj);
+  if (__builtin_expect(strong_before > 1, 1)) return;
+  static_cast<void>(ObjectReleaseLast(obj, strong_before));
+}
 
 void ObjectIncWeakRef(TVMFFIObject* obj) { port::RefIncWeak(obj); }
 
