@@ -40,11 +40,8 @@ int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
 
 int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
   if (obj == nullptr) return NullArgument("TVMFFIObjectDecRef", "obj");
-  TVMFFIObject* o = static_cast<TVMFFIObject*>(obj);
-  const uint32_t strong_before = port::RefDecStrong(o);
-  if (__builtin_expect(strong_before > 1, 1)) return 0;
-  // A tail call: the common path needs no stack frame.
-  return ObjectReleaseLast(o, strong_before);
+  ObjectDecRefInline(static_cast<TVMFFIObject*>(obj));
+  return 0;
 }
 
 int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void* handle),

@@ -3,23 +3,18 @@
 
 namespace ffi_core {
 
-int ObjectReleaseLast(TVMFFIObject* obj, uint32_t strong_before) {
-  if (port::RefAfterLastStrong(obj, strong_before) == port::StrongRelease::kLastBoth) {
+void ObjectReleaseLast(TVMFFIObject* obj, port::StrongRelease left) {
+  if (left == port::StrongRelease::kLastBoth) {
     if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
-    return 0;
+    return;
   }
   // Weak references remain: destroy the payload now, free the storage when
   // the last weak reference (possibly this one) goes.
   if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
   ObjectDecWeakRef(obj);
-  return 0;
 }
 
-void ObjectDecRef(TVMFFIObject* obj) {
-  const uint32_t strong_before = port::RefDecStrong(obj);
-  if (__builtin_expect(strong_before > 1, 1)) return;
-  static_cast<void>(ObjectReleaseLast(obj, strong_before));
-}
+void ObjectDecRef(TVMFFIObject* obj) { ObjectDecRefInline(obj); }
 
 void ObjectIncWeakRef(TVMFFIObject* obj) { port::RefIncWeak(obj); }
 

@@ -29,10 +29,14 @@ inline void ObjectIncRef(TVMFFIObject* obj) { port::RefIncStrong(obj); }
 // Drops a strong reference, running the deleter with the flags the ABI
 // prescribes when counts reach zero. Out of line, for code size.
 void ObjectDecRef(TVMFFIObject* obj);
-// The rest of a release once the port's decrement found `strong_before` <=
-// 1 (port::RefAfterLastStrong): destroy, and free if no weak references
-// remain. Returns 0, so TVMFFIObjectDecRef can end in a tail call to it.
-int ObjectReleaseLast(TVMFFIObject* obj, uint32_t strong_before);
+// What ObjectDecRef does after the port's decrement left the last strong
+// reference gone (`left` is not kAlive): destroy, and free if no weak remain.
+void ObjectReleaseLast(TVMFFIObject* obj, port::StrongRelease left);
+// ObjectDecRef inline, for the C entry point whose whole job it is.
+inline void ObjectDecRefInline(TVMFFIObject* obj) {
+  const port::StrongRelease left = port::RefDecStrong(obj);
+  if (left != port::StrongRelease::kAlive) ObjectReleaseLast(obj, left);
+}
 void ObjectIncWeakRef(TVMFFIObject* obj);
 void ObjectDecWeakRef(TVMFFIObject* obj);
 // Takes a strong reference from a weak one if the object is still alive.

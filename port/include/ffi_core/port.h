@@ -30,8 +30,9 @@ namespace port {
 // defines these inline in its <ffi_core/port_atomics.h> (included below), so
 // an increment costs no call.
 
-// What dropping the last strong reference left behind.
+// What dropping a strong reference left behind.
 enum class StrongRelease : uint8_t {
+  kAlive,          // other strong references remain
   kLastBoth,       // strong and weak both reached zero: destroy and free
   kLastStrongOnly  // strong reached zero, weak references remain: destroy only
 };
@@ -42,16 +43,10 @@ inline void RefIncStrong(TVMFFIObject* obj);
 inline void RefIncWeak(TVMFFIObject* obj);
 // Takes a strong reference only if the strong count is still non-zero.
 inline bool RefTryPromoteWeak(TVMFFIObject* obj);
-// Drops one strong reference and returns the strong count it had. Above 1,
-// nothing more is to do; otherwise the caller asks RefAfterLastStrong. Split
-// so that a caller's common path is the decrement and one compare, with no
-// call and no stack frame.
-inline uint32_t RefDecStrong(TVMFFIObject* obj);
-// After RefDecStrong returned `strong_before` <= 1: a double release (0) is
-// fatal; else the last strong reference went. On kLastStrongOnly the caller
-// destroys the payload and then calls RefDecWeak to drop the weak reference
-// that the strong references held together.
-inline StrongRelease RefAfterLastStrong(TVMFFIObject* obj, uint32_t strong_before);
+// Drops one strong reference. On kLastStrongOnly the caller destroys the
+// payload and then calls RefDecWeak to drop the weak reference that the
+// strong references held together.
+inline StrongRelease RefDecStrong(TVMFFIObject* obj);
 // Drops one weak reference; true when it was the last (free the storage).
 inline bool RefDecWeak(TVMFFIObject* obj);
 // Current counts (snapshots, for tests and diagnostics).

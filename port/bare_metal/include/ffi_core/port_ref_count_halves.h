@@ -81,11 +81,11 @@ struct HalfWordRefCount {
     return Ops::IncrementIfNonZero(CountWord(obj, kStrongIndex));
   }
 
-  static uint32_t DecStrong(TVMFFIObject* obj) {
-    return Ops::DecrementRelease(CountWord(obj, kStrongIndex));
-  }
-
-  static StrongRelease AfterLastStrong(TVMFFIObject* obj, uint32_t strong_before) {
+  static StrongRelease DecStrong(TVMFFIObject* obj) {
+    const uint32_t strong_before = Ops::DecrementRelease(CountWord(obj, kStrongIndex));
+    // One compare on the common path; 0 (a double release) and 1 (the last
+    // reference) are told apart after it.
+    if (__builtin_expect(strong_before > 1, 1)) return StrongRelease::kAlive;
     if (strong_before == 0) Fatal(kUnderflow);
     // Strong is now 0 for good (see above); order the weak read and the
     // destruction after every other holder's release.
@@ -123,10 +123,7 @@ struct HalfWordRefCount {
   inline void RefIncStrong(TVMFFIObject* obj) { RefCounts::IncStrong(obj); }                      \
   inline void RefIncWeak(TVMFFIObject* obj) { RefCounts::IncWeak(obj); }                          \
   inline bool RefTryPromoteWeak(TVMFFIObject* obj) { return RefCounts::TryPromoteWeak(obj); }     \
-  inline uint32_t RefDecStrong(TVMFFIObject* obj) { return RefCounts::DecStrong(obj); }           \
-  inline StrongRelease RefAfterLastStrong(TVMFFIObject* obj, uint32_t strong_before) {            \
-    return RefCounts::AfterLastStrong(obj, strong_before);                                        \
-  }                                                                                               \
+  inline StrongRelease RefDecStrong(TVMFFIObject* obj) { return RefCounts::DecStrong(obj); }      \
   inline bool RefDecWeak(TVMFFIObject* obj) { return RefCounts::DecWeak(obj); }                   \
   inline bool FlagTryClaim(uint32_t* flag) { return Ops::SetIfZero(flag); }                       \
   inline void FlagRelease(uint32_t* flag) { Ops::StoreRelease(flag, 0); }                         \

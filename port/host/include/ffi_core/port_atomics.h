@@ -51,21 +51,17 @@ inline bool RefTryPromoteWeak(TVMFFIObject* obj) {
   return false;
 }
 
-inline uint32_t RefDecStrong(TVMFFIObject* obj) {
-  return static_cast<uint32_t>(
-      __atomic_fetch_sub(&obj->combined_ref_count, host::kStrongOne, host::kDecrementOrder) &
-      host::kStrongMask);
-}
-
-// Strong reached 0 for good (nothing makes a strong reference from none), so
-// the weak half read after it decides, as the bare-metal ports do: a weak
-// holder that drops out meanwhile only turns kLastStrongOnly into kLastBoth.
-inline StrongRelease RefAfterLastStrong(TVMFFIObject* obj, uint32_t strong_before) {
-  if (strong_before == 0) Fatal("ffi-core: strong reference count underflow");
+inline StrongRelease RefDecStrong(TVMFFIObject* obj) {
+  const uint64_t before =
+      __atomic_fetch_sub(&obj->combined_ref_count, host::kStrongOne, host::kDecrementOrder);
+  // One compare on the common path: strong was above one.
+  if (__builtin_expect((before & host::kStrongMask) > host::kStrongOne, 1)) {
+    return StrongRelease::kAlive;
+  }
+  if ((before & host::kStrongMask) == 0) Fatal("ffi-core: strong reference count underflow");
   host::AcquireAfterLastDecrement();
-  const uint64_t weak = __atomic_load_n(&obj->combined_ref_count, __ATOMIC_ACQUIRE) >> 32;
-  if (weak == 0) Fatal("ffi-core: weak reference count underflow");
-  return weak == 1 ? StrongRelease::kLastBoth : StrongRelease::kLastStrongOnly;
+  return before == (host::kWeakOne | host::kStrongOne) ? StrongRelease::kLastBoth
+                                                       : StrongRelease::kLastStrongOnly;
 }
 
 inline bool RefDecWeak(TVMFFIObject* obj) {
