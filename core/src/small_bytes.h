@@ -66,10 +66,10 @@ namespace detail {
 // its value, which is zeroed first: no buffer, no stack frame.
 [[gnu::always_inline]] inline bool WriteSmallBytesInPlace(const char* data, size_t size,
                                                           int32_t small_index, TVMFFIAny* out) {
-  const uintptr_t from = reinterpret_cast<uintptr_t>(data);
-  const uintptr_t value = reinterpret_cast<uintptr_t>(out->v_bytes);
-  // data in [value - 7, value + 8): conservative, one compare.
-  if (from - (value - kSmallBytesCapacity) < kSmallBytesCapacity + sizeof(out->v_bytes)) {
+  // Bytes that would overlap the value start in [value - 7, value + 8), so
+  // inside *out itself (value is its second half): one subtract and one
+  // compare refuse that whole 16-byte range.
+  if (reinterpret_cast<uintptr_t>(data) - reinterpret_cast<uintptr_t>(out) < sizeof(TVMFFIAny)) {
     return false;
   }
   // Zeroed as two 32-bit fields: one zero register, where a 64-bit store
