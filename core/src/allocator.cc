@@ -86,9 +86,10 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
                            static_cast<uint16_t>(body_offset), static_cast<uint16_t>(alignment)};
   void* base = Allocate(*a, prefix.total, prefix.alignment);
   if (base == nullptr) {
-    return RaiseCannotAllocate(a == &kSystem ? "the system heap refused (bare metal has none: "
-                                               "install an allocator, see ffi_core::SetAllocator)"
-                                             : "allocator exhausted",
+    // Bare metal's system heap is absent: say so, briefly (it is flash).
+    return RaiseCannotAllocate(a == &kSystem
+                                   ? "system heap exhausted or absent (see ffi_core::SetAllocator)"
+                                   : "allocator exhausted",
                                prefix.total, prefix.alignment, type_index);
   }
   char* body = static_cast<char*>(base) + prefix.body_offset;

@@ -31,7 +31,7 @@ TEST_CASE("the system heap by default: objects on the host, a clear refusal on b
     CHECK(rc != 0);
     TakenError t = TakeError();
     CHECK(t.kind == "MemoryError");
-    CHECK(Contains(t.message, "bare metal has none"));
+    CHECK(Contains(t.message, "system heap exhausted or absent"));
   }
   SetAllocator(previous);
 }
