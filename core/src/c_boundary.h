@@ -23,12 +23,8 @@ namespace c_boundary {
 // Raises `kind` with the message; returns -1. Cold and out of line.
 [[gnu::cold, gnu::noinline]] int Fail(ErrorKind kind, std::initializer_list<MessagePart> message);
 
-// The C return code of a Status, or of an Expected's.
+// The C return code of a Status.
 inline int ReturnCode(Status s) { return s.ToReturnCode(); }
-template <typename T>
-int ReturnCode(const Expected<T>& e) {
-  return e.status().ToReturnCode();
-}
 
 // Hands the object of a made reference (Function, Tensor, Error, ...) to the
 // caller: a strong reference, or NULL for an empty one (a global function

@@ -229,11 +229,8 @@ Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message) {
 
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts) {
   const CStrParts context{parts, num_parts};
-  if (kind == nullptr) {
-    RaiseInto(ErrorKind::kRuntimeError, nullptr, &WriteCStrParts, &context);
-  } else {
-    RaiseInto(ErrorKind::kRuntimeError, kind, &WriteCStrParts, &context);
-  }
+  // No name: a RuntimeError, by its static name; else the name's own text.
+  RaiseInto(ErrorKind::kRuntimeError, kind, &WriteCStrParts, &context);
 }
 
 Status detail::FailureOrInternalError(Status status) {
