@@ -28,32 +28,41 @@ bool AppendBytes(char* buf, size_t cap, size_t* len, const char* text, size_t n)
   return take == n;
 }
 
-// Appends a NUL-terminated text in one pass (no strlen, then copy: raising
-// is on the error path of every call, and messages are short).
-bool AppendCStr(char* buf, size_t cap, size_t* len, const char* text) {
-  char* out = buf + *len;
-  char* const last = buf + cap - 1;
-  bool whole = true;
-  for (; *text != '\0'; ++text) {
-    if (out == last) {
-      whole = false;
-      break;
-    }
-    *out++ = *text;
-  }
-  *out = '\0';
-  *len = static_cast<size_t>(out - buf);
-  return whole;
+// Copies a NUL-terminated text and its terminator to `out`, writing
+// nothing at or past `end`. Returns where the terminator went, or NULL when
+// the text was cut short (end[-1] then holds the terminator). One pass, no
+// strlen then copy: raising is on the error path of every call, and
+// messages are short. Each byte is stored before it is tested, so the loop
+// is a load, a store and two tests.
+char* CopyCStr(char* out, char* const end, const char* text) {
+  const char* const from = text;
+  char* const to = out;
+  char c;
+  do {
+    c = *text++;
+    *out++ = c;
+  } while (c != '\0' && out != end);
+  // Found from the text's end, so the loop keeps only its two pointers.
+  if (c == '\0') return to + (text - from) - 1;
+  end[-1] = '\0';
+  return nullptr;
 }
 
-// Ends a cut-short text with the marker so truncation is always visible.
-void MarkTruncated(char* buf, size_t cap, size_t* len) {
+// Appends a NUL-terminated text to a NUL-terminated buffer; false when cut short.
+bool AppendCStr(char* buf, size_t cap, size_t* len, const char* text) {
+  const char* const at = CopyCStr(buf + *len, buf + cap, text);
+  *len = at != nullptr ? static_cast<size_t>(at - buf) : cap - 1;
+  return at != nullptr;
+}
+
+// The length of a text that CopyCStr ended at `at` in a buffer of capacity
+// cap; a cut-short one (at NULL) fills the buffer and ends with the marker,
+// so truncation is always visible.
+size_t EndText(char* buf, size_t cap, const char* at) {
+  if (at != nullptr) return static_cast<size_t>(at - buf);
   const size_t marker_len = sizeof(kMarker) - 1;
-  if (cap - 1 < marker_len) return;
-  size_t at = *len;
-  if (at > cap - 1 - marker_len) at = cap - 1 - marker_len;
-  std::memcpy(buf + at, kMarker, marker_len + 1);
-  *len = at + marker_len;
+  if (cap - 1 >= marker_len) std::memcpy(buf + cap - 1 - marker_len, kMarker, marker_len + 1);
+  return cap - 1;
 }
 
 // Copies a byte array and its terminator; empty arrays may have NULL data.
@@ -116,15 +125,12 @@ ErrorKind KnownKindOf(const TVMFFIObject* error) {
   return ErrorKind::kOk;
 }
 
-// Writes a message into buf (capacity cap, length *len); false when cut short.
-using MessageWriter = bool (*)(const void* context, char* buf, size_t cap, size_t* len);
-
-// Fills a pooled error; the writer builds the message straight into place.
-// With no `kind` text the error is of kind `code`, named by its static name;
-// with one, the text is copied.
-// Not a template, so firmware links one copy of the slot logic.
-void RaiseInto(ErrorKind code, const char* kind, MessageWriter write_message, const void* context) {
-  CallingContext& ctx = CallingContext::Current();
+// Claims a pooled error and gives it its header and kind: with no `kind`
+// text, the static name of `code`; with one, a copy of it. NULL when every
+// pooled error is held: the static exhausted error is then pending.
+// Raising then writes the message into place and calls FinishRaise. Out of
+// line, with no writer callback: firmware links one copy of the slot logic.
+PooledError* BeginRaise(CallingContext& ctx, ErrorKind code, const char* kind) {
   PooledError* e = ClaimFromPool();
   if (e == nullptr && ctx.has_pending()) {
     // Pool empty: free our pending error first (it is being replaced anyway).
@@ -134,7 +140,7 @@ void RaiseInto(ErrorKind code, const char* kind, MessageWriter write_message, co
   if (e == nullptr) {
     ObjectIncRef(&g_exhausted.header);
     ctx.SetPending(&g_exhausted.header);
-    return;
+    return nullptr;
   }
   InitObjectHeader(&e->error.header, kTVMFFIError, &PooledErrorDeleter);
   if (kind == nullptr) {
@@ -142,45 +148,23 @@ void RaiseInto(ErrorKind code, const char* kind, MessageWriter write_message, co
     kind = ErrorKindName(code);
     e->error.cell.kind = TVMFFIByteArray{kind, std::strlen(kind)};
   } else {
-    size_t kind_len = 0;
-    e->kind[0] = '\0';
-    if (!AppendCStr(e->kind, sizeof(e->kind), &kind_len, kind)) {
-      MarkTruncated(e->kind, sizeof(e->kind), &kind_len);
-    }
-    e->error.cell.kind = TVMFFIByteArray{e->kind, kind_len};
+    const char* const at = CopyCStr(e->kind, e->kind + sizeof(e->kind), kind);
+    e->error.cell.kind = TVMFFIByteArray{e->kind, EndText(e->kind, sizeof(e->kind), at)};
   }
-  size_t msg_len = 0;
   e->message[0] = '\0';
-  if (!write_message(context, e->message, sizeof(e->message), &msg_len)) {
-    MarkTruncated(e->message, sizeof(e->message), &msg_len);
-  }
-  e->error.cell.message = TVMFFIByteArray{e->message, msg_len};
+  return e;
+}
+
+// Completes a raise once the message is in place, ended where CopyCStr
+// ended it (NULL: cut short), and makes the error pending.
+void FinishRaise(CallingContext& ctx, PooledError* e, const char* message_end) {
+  e->error.cell.message =
+      TVMFFIByteArray{e->message, EndText(e->message, sizeof(e->message), message_end)};
   e->error.cell.backtrace = TVMFFIByteArray{"", 0};
   e->error.cell.update_backtrace = &IgnoreBacktraceUpdate;
   e->error.cell.cause_chain = nullptr;
   e->error.cell.extra_context = nullptr;
   ctx.SetPending(&e->error.header);
-}
-
-// The C API's message: an array of C strings, NULL ones skipped.
-struct CStrParts {
-  const char* const* parts;
-  size_t count;
-};
-
-bool WriteMessageParts(const void* context, char* buf, size_t cap, size_t* len) {
-  for (const MessagePart& part : *static_cast<const std::initializer_list<MessagePart>*>(context)) {
-    if (!part.AppendTo(buf, cap, len)) return false;
-  }
-  return true;
-}
-
-bool WriteCStrParts(const void* context, char* buf, size_t cap, size_t* len) {
-  const CStrParts* p = static_cast<const CStrParts*>(context);
-  for (size_t i = 0; i < p->count; ++i) {
-    if (p->parts[i] != nullptr && !AppendCStr(buf, cap, len, p->parts[i])) return false;
-  }
-  return true;
 }
 
 // *v / 10, returning *v % 10, by shift and subtract: a 64-bit division
@@ -223,14 +207,31 @@ bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
 }
 
 Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message) {
-  RaiseInto(kind, nullptr, &WriteMessageParts, &message);
+  CallingContext& ctx = CallingContext::Current();
+  PooledError* e = BeginRaise(ctx, kind, nullptr);
+  if (e == nullptr) return Status(kind);
+  size_t len = 0;
+  bool whole = true;
+  for (const MessagePart& part : message) {
+    whole = part.AppendTo(e->message, sizeof(e->message), &len);
+    if (!whole) break;
+  }
+  FinishRaise(ctx, e, whole ? e->message + len : nullptr);
   return Status(kind);
 }
 
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts) {
-  const CStrParts context{parts, num_parts};
+  CallingContext& ctx = CallingContext::Current();
   // No name: a RuntimeError, by its static name; else the name's own text.
-  RaiseInto(ErrorKind::kRuntimeError, kind, &WriteCStrParts, &context);
+  PooledError* e = BeginRaise(ctx, ErrorKind::kRuntimeError, kind);
+  if (e == nullptr) return;
+  char* at = e->message;
+  char* const end = e->message + sizeof(e->message);
+  // NULL parts are skipped.
+  for (size_t i = 0; i < num_parts && at != nullptr; ++i) {
+    if (parts[i] != nullptr) at = CopyCStr(at, end, parts[i]);
+  }
+  FinishRaise(ctx, e, at);
 }
 
 Status detail::FailureOrInternalError(Status status) {

@@ -35,8 +35,6 @@ __attribute__((weak)) void ffi_core_fatal(const char* message) {
 namespace ffi_core {
 namespace port {
 
-ContextStorage* CurrentContext() { return ffi_core_port_context(); }
-
 // No heap is assumed: objects need an allocator the firmware installs.
 void* SystemAllocate(size_t /*size*/, size_t /*alignment*/) { return nullptr; }
 void SystemFree(void* /*ptr*/, size_t /*size*/, size_t /*alignment*/) {}

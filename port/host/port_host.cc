@@ -57,13 +57,6 @@ void DrainCache() {
   }
 }
 
-// The thread's context. Trivial and initial-exec, so an access is one
-// %fs-relative address with no call. What it holds is released when the
-// thread exits, through a pthread key (a thread_local destructor would put a
-// guarded, __tls_get_addr-using init function on every access). Errors the
-// thread moved out live in core's shared pool, not here: they outlive it.
-__attribute__((tls_model("initial-exec"))) thread_local ContextStorage t_context;
-__attribute__((tls_model("initial-exec"))) thread_local bool t_release_armed;
 pthread_key_t g_release_key;
 pthread_once_t g_release_key_once = PTHREAD_ONCE_INIT;
 
@@ -78,7 +71,17 @@ void CreateReleaseKey() {
   }
 }
 
-[[gnu::cold, gnu::noinline]] void ArmRelease() {
+}  // namespace
+
+// The thread's context (port_context.h). What it holds is released when the
+// thread exits, through a pthread key (a thread_local destructor would put a
+// guarded, __tls_get_addr-using init function on every access). Errors the
+// thread moved out live in core's shared pool, not here: they outlive it.
+namespace host {
+__attribute__((tls_model("initial-exec"))) __thread ContextStorage t_context;
+__attribute__((tls_model("initial-exec"))) __thread bool t_release_armed;
+
+void ArmRelease() {
   pthread_once(&g_release_key_once, &CreateReleaseKey);
   // Any non-NULL value makes the key's destructor run at thread exit.
   if (pthread_setspecific(g_release_key, &t_context) != 0) {
@@ -86,6 +89,9 @@ void CreateReleaseKey() {
   }
   t_release_armed = true;
 }
+}  // namespace host
+
+namespace {
 
 // Recursive: GlobalLock nests on every port (TVMFFIHandleInitOnce holds it
 // while its init function looks functions up).
@@ -109,7 +115,7 @@ void CacheBlock(void* ptr, size_t c) {
 [[gnu::noinline]] void FreeUncached(void* ptr, size_t c) {
   if (ptr == nullptr) return;
   if (c < kCachedClasses && t_cache.count[c] < kCacheDepth) {
-    if (!t_release_armed) ArmRelease();
+    if (!host::t_release_armed) host::ArmRelease();
     CacheBlock(ptr, c);
     return;
   }
@@ -117,11 +123,6 @@ void CacheBlock(void* ptr, size_t c) {
 }
 
 }  // namespace
-
-ContextStorage* CurrentContext() {
-  if (__builtin_expect(!t_release_armed, 0)) ArmRelease();
-  return &t_context;
-}
 
 void GlobalLock() { g_lock.lock(); }
 void GlobalUnlock() { g_lock.unlock(); }
@@ -150,7 +151,8 @@ void SystemFree(void* ptr, size_t size, size_t alignment) {
   const size_t c = CacheClass(size, alignment);
   // The common case, with no call: a block joins the lists of a thread whose
   // lists are already drained at its exit.
-  if (ptr != nullptr && c < kCachedClasses && t_cache.count[c] < kCacheDepth && t_release_armed) {
+  if (ptr != nullptr && c < kCachedClasses && t_cache.count[c] < kCacheDepth &&
+      host::t_release_armed) {
     CacheBlock(ptr, c);
     return;
   }

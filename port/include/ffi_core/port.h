@@ -72,8 +72,10 @@ inline void FlagRelease(uint32_t* flag);
 struct ContextStorage {
   void* words[FFI_CORE_CONTEXT_WORDS];
 };
-// The calling context's storage; never NULL.
-ContextStorage* CurrentContext();
+// The calling context's storage; never NULL. Inline, from the port's
+// <ffi_core/port_context.h> (included below): every raise and every take of
+// an error looks it up.
+inline ContextStorage* CurrentContext();
 // Implemented by core: releases what a context holds (its pending error) and
 // empties it. The host port calls it when a thread exits; firmware when a
 // task whose context it placed ends.
@@ -112,7 +114,8 @@ void Log(const char* message);
 }  // namespace port
 }  // namespace ffi_core
 
-// The port's inline reference counts and claim flags.
+// The port's inline reference counts and claim flags, and its context lookup.
 #include <ffi_core/port_atomics.h>
+#include <ffi_core/port_context.h>
 
 #endif  // FFI_CORE_PORT_H_
