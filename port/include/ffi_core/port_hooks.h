@@ -8,7 +8,11 @@
 #define FFI_CORE_PORT_HOOKS_H_
 
 #ifdef __cplusplus
-#include <ffi_core/port.h>
+namespace ffi_core {
+namespace port {
+struct ContextStorage;
+}  // namespace port
+}  // namespace ffi_core
 extern "C" {
 #endif
 
@@ -43,6 +47,11 @@ void ffi_core_log(const char* message);
 // tests/target/irq_error_slot.cc is an example. Must not return NULL.
 ffi_core::port::ContextStorage* ffi_core_port_context(void);
 }  // extern "C"
+#endif
+
+// After the hooks: port.h's bare-metal context lookup calls the hook above.
+#ifdef __cplusplus
+#include <ffi_core/port.h>
 #endif
 
 #endif  // FFI_CORE_PORT_HOOKS_H_
