@@ -198,13 +198,10 @@ namespace {
     return checked;
   }
   InitObjectHeader(&obj->header, kTVMFFITensor, deleter);
-  obj->tensor.data = layout.data;
-  obj->tensor.device = layout.device;
-  obj->tensor.ndim = ndim;
-  obj->tensor.dtype = layout.dtype;
-  obj->tensor.shape = ndim != 0 ? arrays : nullptr;
-  obj->tensor.strides = ndim != 0 ? arrays + ndim : nullptr;
-  obj->tensor.byte_offset = layout.byte_offset;
+  // Whole, then the arrays: fewer instructions than field by field.
+  obj->tensor = layout;
+  obj->tensor.shape = arrays;
+  obj->tensor.strides = arrays + ndim;
   *out = obj;
   return Status::Ok();
 }
