@@ -98,6 +98,62 @@ inline Status CheckRank(const char* who, int32_t ndim, const int64_t* shape) {
   return Status::Ok();
 }
 
+// The product of the non-zero sizes, in bytes, fits in int64_t: CheckLayout
+// asks when a zero size left its product of all sizes at 0.
+[[gnu::noinline]] bool NonZeroSizesFit(const DLTensor& t) {
+  int64_t bytes = ElementBytes(t.dtype);
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    if (t.shape[i] != 0 && __builtin_mul_overflow(bytes, t.shape[i], &bytes)) return false;
+  }
+  return true;
+}
+
+// The end of CheckLayout: `count` is the sizes' product, `far` whether
+// the strided extent overflowed.
+inline Status CheckLayoutTotals(const char* who, const DLTensor& t, int64_t count, bool far) {
+  // 0 exactly when bits or lanes are.
+  const int64_t elem_bytes = ElementBytes(t.dtype);
+  int64_t bytes = 0;
+  if (count != 0 ? __builtin_mul_overflow(count, elem_bytes, &bytes) : !NonZeroSizesFit(t)) {
+    return LayoutError(who, t, true);
+  }
+  if (elem_bytes == 0 || t.byte_offset > static_cast<uint64_t>(INT64_MAX) || far) {
+    return LayoutError(who, t, false);
+  }
+  return Status::Ok();
+}
+
+// CheckLayout with strides: out of line, so the compact path's callers
+// keep a small frame.
+template <bool kCopy>
+[[gnu::noinline]] Status CheckStridedLayout(const char* who, const DLTensor& t, int64_t* copy) {
+  const int32_t ndim = t.ndim;
+  const int64_t* shape = t.shape;
+  int64_t count = 1;
+  // (size - 1) * |stride| summed over the axes; nothing is addressed when
+  // a size is 0, so then the strides are not bounded.
+  bool far = false;
+  int64_t span = 0;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    const int64_t s = shape[i];
+    const int64_t stride = t.strides[i];
+    if (kCopy) {
+      copy[i] = s;
+      copy[ndim + i] = stride;
+    }
+    if (s < 0 || __builtin_mul_overflow(count, s, &count)) return LayoutError(who, t, s >= 0);
+    int64_t step = 0;
+    far |= stride == INT64_MIN ||
+           __builtin_mul_overflow(s - 1, stride < 0 ? -stride : stride, &step) ||
+           __builtin_add_overflow(span, step, &span);
+  }
+  // A byte_offset beyond int64_t is refused on its own (masked here).
+  far = count != 0 &&
+        (far || __builtin_mul_overflow(span, ElementBytes(t.dtype), &span) ||
+         __builtin_add_overflow(span, static_cast<int64_t>(t.byte_offset & INT64_MAX), &span));
+  return CheckLayoutTotals(who, t, count, far);
+}
+
 // The layout checks after CheckRank, in one pass from the last axis that
 // also writes shape and then strides to `copy` when kCopy (compact strides
 // where t.strides is NULL). Refused: a negative size, zero bits or lanes,
@@ -107,56 +163,21 @@ inline Status CheckRank(const char* who, int32_t ndim, const int64_t* shape) {
 template <bool kCopy>
 [[gnu::always_inline]] inline Status CheckLayout(const char* who, const DLTensor& t,
                                                  int64_t* copy) {
+  if (t.strides != nullptr) return CheckStridedLayout<kCopy>(who, t, copy);
   const int32_t ndim = t.ndim;
   const int64_t* shape = t.shape;
-  // 0 exactly when bits or lanes are; then so is `bytes`.
-  const int64_t elem_bytes = ElementBytes(t.dtype);
-  int64_t bytes = elem_bytes;
-  bool far = false;
-  if (t.strides == nullptr) {
-    int64_t compact = 1;
-    for (int32_t i = ndim - 1; i >= 0; --i) {
-      const int64_t s = shape[i];
-      if (s < 0 || __builtin_mul_overflow(bytes, s + (s == 0), &bytes)) {
-        return LayoutError(who, t, s >= 0);
-      }
-      if (kCopy) {
-        copy[i] = s;
-        copy[ndim + i] = compact;
-      }
-      // Bounded by `bytes` unless the dtype is empty (refused below): wraps then.
-      static_cast<void>(__builtin_mul_overflow(compact, s, &compact));
+  // The product of the sizes (the element count): it overflows only if
+  // the non-zero sizes' product does.
+  int64_t count = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    const int64_t s = shape[i];
+    if (kCopy) {
+      copy[i] = s;
+      copy[ndim + i] = count;
     }
-  } else {
-    // (size - 1) * |stride| summed over the axes; nothing is addressed when
-    // a size is 0, so then the strides are not bounded.
-    bool empty = false;
-    int64_t span = 0;
-    for (int32_t i = ndim - 1; i >= 0; --i) {
-      const int64_t s = shape[i];
-      const int64_t stride = t.strides[i];
-      if (s < 0 || __builtin_mul_overflow(bytes, s + (s == 0), &bytes)) {
-        return LayoutError(who, t, s >= 0);
-      }
-      if (kCopy) {
-        copy[i] = s;
-        copy[ndim + i] = stride;
-      }
-      empty |= s == 0;
-      int64_t step = 0;
-      far |= stride == INT64_MIN ||
-             __builtin_mul_overflow(s - 1, stride < 0 ? -stride : stride, &step) ||
-             __builtin_add_overflow(span, step, &span);
-    }
-    // A byte_offset beyond int64_t is refused on its own (masked here).
-    far = !empty &&
-          (far || __builtin_mul_overflow(span, elem_bytes, &span) ||
-           __builtin_add_overflow(span, static_cast<int64_t>(t.byte_offset & INT64_MAX), &span));
+    if (s < 0 || __builtin_mul_overflow(count, s, &count)) return LayoutError(who, t, s >= 0);
   }
-  if (bytes == 0 || t.byte_offset > static_cast<uint64_t>(INT64_MAX) || far) {
-    return LayoutError(who, t, false);
-  }
-  return Status::Ok();
+  return CheckLayoutTotals(who, t, count, false);
 }
 
 }  // namespace
