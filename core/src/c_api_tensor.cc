@@ -34,14 +34,14 @@ int ToDLPackAs(const char* function, TVMFFIObjectHandle from, Managed** out,
   return 0;
 }
 
-// Straight into the handle: no Expected<Tensor> in between.
+// Straight into the handle, by a tail call: no Expected<Tensor> in between.
 template <typename Managed>
 int FromDLPackAs(const char* function, Managed* from, int32_t require_alignment,
                  int32_t require_contiguous, TVMFFIObjectHandle* out) {
   if (out == nullptr) return NullArgument(function, "out");
   if (require_alignment < 0) return NegativeAlignment(function);
-  return c_boundary::ReturnCode(detail::ImportDLPack(from, static_cast<size_t>(require_alignment),
-                                                     require_contiguous != 0, out));
+  return detail::ImportDLPack(from, static_cast<size_t>(require_alignment), require_contiguous != 0,
+                              out);
 }
 
 }  // namespace

@@ -182,13 +182,20 @@ template <bool kCopy>
 
 }  // namespace
 
+namespace {
+// Rank and layout, with no copy.
+Status CheckLayoutOf(const char* who, const DLTensor& t) {
+  FFI_CORE_RETURN_IF_ERROR(CheckRank(who, t.ndim, t.shape));
+  return CheckLayout<false>(who, t, nullptr);
+}
+}  // namespace
+
 Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype) {
-  FFI_CORE_RETURN_IF_ERROR(CheckRank(who, ndim, shape));
   DLTensor t{};
   t.ndim = ndim;
   t.shape = const_cast<int64_t*>(shape);
   t.dtype = dtype;
-  return CheckLayout<false>(who, t, nullptr);
+  return CheckLayoutOf(who, t);
 }
 
 namespace {
@@ -243,7 +250,7 @@ Expected<TensorObj*> NewTensorObj(const char* who, const DLTensor& layout,
 namespace {
 
 // What only an import can get wrong: NULL data with elements, and what the
-// caller requires of the data. On the copied (checked) DLTensor.
+// caller requires of the data. On a checked layout.
 [[gnu::noinline]] Status CheckImportedData(const char* who, const DLTensor& t,
                                            size_t require_alignment, bool require_contiguous) {
   if (t.data == nullptr && detail::Numel(t) != 0) {
@@ -261,6 +268,14 @@ namespace {
     return RaiseError(ErrorKind::kValueError, {who, ": tensor is not contiguous"});
   }
   return Status::Ok();
+}
+
+// The whole of an import's checks on the producer's DLTensor, for a caller
+// with requirements.
+[[gnu::noinline]] Status CheckRequirements(const char* who, const DLTensor& t,
+                                           size_t require_alignment, bool require_contiguous) {
+  FFI_CORE_RETURN_IF_ERROR(detail::CheckLayoutOf(who, t));
+  return CheckImportedData(who, t, require_alignment, require_contiguous);
 }
 
 [[gnu::cold, gnu::noinline]] Status NullTensorError(const char* who) {
@@ -285,13 +300,19 @@ Status Import(const char* who, Managed* from, size_t require_alignment, bool req
   if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
     if (from->version.major != DLPACK_MAJOR_VERSION) return VersionError(from->version.major);
   }
-  const bool check_data = require_alignment > 1 || require_contiguous;
+  // What the caller requires is checked before anything is allocated, so
+  // that nothing about it stays live across the allocation (the layout is
+  // then checked twice, on this rarer path).
+  if (require_alignment > 1 || require_contiguous) {
+    FFI_CORE_RETURN_IF_ERROR(
+        CheckRequirements(who, from->dl_tensor, require_alignment, require_contiguous));
+  }
   size_t unused = 0;
   TensorObj* obj = nullptr;
   FFI_CORE_RETURN_IF_ERROR(detail::BuildTensorObj(
       who, from->dl_tensor, &detail::TensorDeleter<&ReleaseManaged<Managed>>, 0, 1, &unused, &obj));
-  if (obj->tensor.data == nullptr || check_data) {
-    const Status st = CheckImportedData(who, obj->tensor, require_alignment, require_contiguous);
+  if (obj->tensor.data == nullptr) {
+    const Status st = CheckImportedData(who, obj->tensor, 0, false);
     if (!st.ok()) {
       FreeObjectStorage(obj);
       return st;
@@ -358,13 +379,14 @@ Status Tensor::NullDataError() {
 }
 
 namespace detail {
-Status ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
-                    TVMFFIObjectHandle* out) {
-  return Import("FromDLPack", from, require_alignment, require_contiguous, out);
+int ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out) {
+  return Import("FromDLPack", from, require_alignment, require_contiguous, out).ToReturnCode();
 }
-Status ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment,
-                    bool require_contiguous, TVMFFIObjectHandle* out) {
-  return Import("FromDLPackVersioned", from, require_alignment, require_contiguous, out);
+int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out) {
+  return Import("FromDLPackVersioned", from, require_alignment, require_contiguous, out)
+      .ToReturnCode();
 }
 }  // namespace detail
 
@@ -372,8 +394,9 @@ namespace {
 template <typename Managed>
 Expected<Tensor> AdoptImport(Managed* from, size_t require_alignment, bool require_contiguous) {
   TVMFFIObjectHandle handle = nullptr;
-  FFI_CORE_RETURN_IF_ERROR(
-      detail::ImportDLPack(from, require_alignment, require_contiguous, &handle));
+  if (detail::ImportDLPack(from, require_alignment, require_contiguous, &handle) != 0) {
+    return StatusFromPendingError();
+  }
   return Tensor(ObjectPtr<TensorObj>::Adopt(static_cast<TensorObj*>(handle)));
 }
 }  // namespace

@@ -129,12 +129,13 @@ void ReleaseWithAlloc(TensorObj* self) {
   alloc->FreeData(&self->tensor);
   alloc->~Alloc();
 }
-// Tensor::FromDLPack(Versioned) straight into a C handle, for the C entry
-// points: *out is set only on success.
-Status ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
-                    TVMFFIObjectHandle* out);
-Status ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment,
-                    bool require_contiguous, TVMFFIObjectHandle* out);
+// Tensor::FromDLPack(Versioned) straight into a C handle (set only on
+// success). 0, or -1 with the error raised: the C API's convention, so that
+// its entry points reach this by a tail call.
+int ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out);
+int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out);
 }  // namespace detail
 
 class Tensor : public ObjectRef<TensorObj>, public detail::TensorAccessors<Tensor> {
