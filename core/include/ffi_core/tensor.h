@@ -120,6 +120,12 @@ inline DLTensor Layout(IntSpan shape, const int64_t* strides, DLDataType dtype, 
 // (no indirect call on the way), the weak flag the storage.
 template <void (*Release)(TensorObj*)>
 void TensorDeleter(void* self, int flags) {
+  // Both at once (no weak references) is the common case: one test.
+  if (flags == kTVMFFIObjectDeleterFlagBitMaskBoth) {
+    Release(static_cast<TensorObj*>(self));
+    FreeObjectStorage(self);
+    return;
+  }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) Release(static_cast<TensorObj*>(self));
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectStorage(self);
 }
