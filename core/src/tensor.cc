@@ -180,14 +180,12 @@ template <bool kCopy>
   return CheckLayoutTotals(who, t, count, false);
 }
 
-}  // namespace
-
-namespace {
 // Rank and layout, with no copy.
 Status CheckLayoutOf(const char* who, const DLTensor& t) {
   FFI_CORE_RETURN_IF_ERROR(CheckRank(who, t.ndim, t.shape));
   return CheckLayout<false>(who, t, nullptr);
 }
+
 }  // namespace
 
 Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype) {

@@ -100,9 +100,9 @@ int64_t ElementBytes(DLDataType dtype);
 // Allocates a TensorObj for `layout` with `deleter`: shape and strides
 // (compact when layout.strides is NULL) are copied after the object, then
 // come `extra` bytes aligned to `extra_align`; the other DLTensor fields are
-// copied as they are. The layout is checked as it is copied: what
-// CheckTensorMetadata refuses, a byte_offset and, with strides, a furthest
-// element whose byte offset does not fit in int64_t (ValueError).
+// copied as they are, and `owner` is the caller's to set. The layout is checked as it is copied:
+// what CheckTensorMetadata refuses, a byte_offset and, with strides, a furthest element whose byte
+// offset does not fit in int64_t (ValueError).
 Expected<TensorObj*> NewTensorObj(const char* who, const DLTensor& layout,
                                   void (*deleter)(void*, int), size_t extra, size_t extra_align,
                                   size_t* extra_offset);
