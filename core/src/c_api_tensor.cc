@@ -34,27 +34,29 @@ int ToDLPackAs(const char* function, TVMFFIObjectHandle from, Managed** out,
   return 0;
 }
 
+// Straight into the handle, by a tail call: no Expected<Tensor> in between.
+template <typename Managed>
+int FromDLPackAs(const char* function, Managed* from, int32_t require_alignment,
+                 int32_t require_contiguous, TVMFFIObjectHandle* out) {
+  if (out == nullptr) return NullArgument(function, "out");
+  if (require_alignment < 0) return NegativeAlignment(function);
+  return detail::ImportDLPack(from, static_cast<size_t>(require_alignment), require_contiguous != 0,
+                              out);
+}
+
 }  // namespace
 
 extern "C" {
 
 int TVMFFITensorFromDLPack(DLManagedTensor* from, int32_t require_alignment,
                            int32_t require_contiguous, TVMFFIObjectHandle* out) {
-  if (out == nullptr) return NullArgument("TVMFFITensorFromDLPack", "out");
-  if (require_alignment < 0) return NegativeAlignment("TVMFFITensorFromDLPack");
-  return c_boundary::HandOut(
-      Tensor::FromDLPack(from, static_cast<size_t>(require_alignment), require_contiguous != 0),
-      out);
+  return FromDLPackAs("TVMFFITensorFromDLPack", from, require_alignment, require_contiguous, out);
 }
 
 int TVMFFITensorFromDLPackVersioned(DLManagedTensorVersioned* from, int32_t require_alignment,
                                     int32_t require_contiguous, TVMFFIObjectHandle* out) {
-  if (out == nullptr) return NullArgument("TVMFFITensorFromDLPackVersioned", "out");
-  if (require_alignment < 0) return NegativeAlignment("TVMFFITensorFromDLPackVersioned");
-  return c_boundary::HandOut(
-      Tensor::FromDLPackVersioned(from, static_cast<size_t>(require_alignment),
-                                  require_contiguous != 0),
-      out);
+  return FromDLPackAs("TVMFFITensorFromDLPackVersioned", from, require_alignment,
+                      require_contiguous, out);
 }
 
 int TVMFFITensorToDLPack(TVMFFIObjectHandle from, DLManagedTensor** out) {

@@ -4,7 +4,7 @@
 #include <ffi_core/tensor.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
-#include <cstring>
+#include <type_traits>
 
 namespace ffi_core {
 namespace detail {
@@ -19,7 +19,7 @@ int64_t MulSat(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
-Status ExtentError(const char* who, const char* what) {
+[[gnu::cold, gnu::noinline]] Status ExtentError(const char* who, const char* what) {
   return RaiseError(ErrorKind::kValueError, {who, ": ", what, " does not fit in 64 bits"});
 }
 
@@ -52,34 +52,6 @@ bool IsContiguous(const DLTensor& t) {
   return true;
 }
 
-Status CheckStridedExtent(const char* who, int32_t ndim, const int64_t* shape,
-                          const int64_t* strides, uint64_t byte_offset, DLDataType dtype) {
-  if (byte_offset > static_cast<uint64_t>(INT64_MAX)) return ExtentError(who, "byte_offset");
-  // NULL strides (compact): byte_offset is all there is to bound here; the
-  // shape's size was bounded by CheckTensorMetadata.
-  if (strides == nullptr) return Status::Ok();
-  for (int32_t i = 0; i < ndim; ++i) {
-    if (shape[i] == 0) return Status::Ok();  // no element is ever addressed
-  }
-  // The furthest element from data, in bytes: byte_offset plus the sum of
-  // (size - 1) * |stride| over the axes, times the element size.
-  int64_t span = 0;
-  for (int32_t i = 0; i < ndim; ++i) {
-    int64_t step = 0;
-    if (strides[i] == INT64_MIN ||
-        __builtin_mul_overflow(shape[i] - 1, strides[i] < 0 ? -strides[i] : strides[i], &step) ||
-        __builtin_add_overflow(span, step, &span)) {
-      return ExtentError(who, "the strided extent");
-    }
-  }
-  int64_t end = 0;
-  if (__builtin_mul_overflow(span, ElementBytes(dtype), &end) ||
-      __builtin_add_overflow(end, static_cast<int64_t>(byte_offset), &end)) {
-    return ExtentError(who, "the strided extent");
-  }
-  return Status::Ok();
-}
-
 Status CheckAxis(int64_t i, int32_t ndim, int64_t* axis) {
   const int64_t a = i < 0 ? i + ndim : i;
   if (a < 0 || a >= ndim) {
@@ -90,81 +62,195 @@ Status CheckAxis(int64_t i, int32_t ndim, int64_t* axis) {
   return Status::Ok();
 }
 
-Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype) {
+namespace {
+
+[[gnu::cold, gnu::noinline]] Status RankError(const char* who, int32_t ndim) {
   if (ndim < 0 || ndim > FFI_CORE_TENSOR_MAX_NDIM) {
     return RaiseError(ErrorKind::kValueError,
                       {who, ": ndim ", ndim, " outside [0, ", FFI_CORE_TENSOR_MAX_NDIM, "]"});
   }
-  if (shape == nullptr && ndim != 0)
-    return RaiseError(ErrorKind::kValueError, {who, ": NULL shape"});
-  // One pass: sizes must not be negative, and every element count and
-  // compact stride (a product of sizes) is bounded by the non-zero sizes'
-  // product in bytes. Zero bits or lanes make the product 0, refused below.
-  int64_t bytes = ElementBytes(dtype);
-  bool overflow = false;
-  for (int32_t i = 0; i < ndim; ++i) {
-    if (shape[i] < 0) {
+  return RaiseError(ErrorKind::kValueError, {who, ": NULL shape"});
+}
+
+// CheckLayout's refusals, in this order (its pass stops at the first
+// problem it meets, from the last axis): `overflow` when the sizes' product
+// in bytes was seen to overflow.
+[[gnu::cold, gnu::noinline]] Status LayoutError(const char* who, const DLTensor& t, bool overflow) {
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    if (t.shape[i] < 0) {
       return RaiseError(ErrorKind::kValueError,
-                        {who, ": negative size ", shape[i], " at axis ", i});
+                        {who, ": negative size ", t.shape[i], " at axis ", i});
     }
-    overflow = overflow || (shape[i] != 0 && __builtin_mul_overflow(bytes, shape[i], &bytes));
   }
-  if (dtype.lanes == 0 || dtype.bits == 0) {
+  if (ElementBytes(t.dtype) == 0) {
     return RaiseError(ErrorKind::kValueError, {who, ": dtype with zero bits or lanes"});
   }
   if (overflow) return ExtentError(who, "the shape's size in bytes");
+  if (t.byte_offset > static_cast<uint64_t>(INT64_MAX)) return ExtentError(who, "byte_offset");
+  return ExtentError(who, "the strided extent");
+}
+
+// Before anything is sized by ndim or read through shape.
+inline Status CheckRank(const char* who, int32_t ndim, const int64_t* shape) {
+  if (static_cast<uint32_t>(ndim) > FFI_CORE_TENSOR_MAX_NDIM || (shape == nullptr && ndim != 0)) {
+    return RankError(who, ndim);
+  }
   return Status::Ok();
 }
 
-Expected<TensorObj*> NewTensorObj(const int64_t* shape, const int64_t* strides, int32_t ndim,
-                                  DLDataType dtype, DLDevice device, size_t extra,
-                                  size_t extra_align, size_t* extra_offset) {
-  const size_t arrays = 2 * static_cast<size_t>(ndim) * sizeof(int64_t);
-  // The arrays and then `extra` trail the object.
-  const size_t head = TrailingOffset(sizeof(TensorObj), alignof(int64_t)) + arrays;
-  *extra_offset = TrailingOffset(head, extra_align);
-  FFI_CORE_ASSIGN_OR_RETURN(
-      void* mem, AllocateWithTrailing(head, alignof(TensorObj), extra, extra_align, kTVMFFITensor));
-  // Default-initialised: every field is written below.
-  TensorObj* obj = new (mem) TensorObj;
-  InitObjectHeader(&obj->header, kTVMFFITensor, &ObjectDeleter<TensorObj>);
-  int64_t* shape_copy = TrailingOf<int64_t>(obj);
-  int64_t* stride_copy = shape_copy + ndim;
-  // Tensors always carry strides (compact when the source had none), as
-  // upstream's do, so readers need no special case. Compact strides in one
-  // pass from the last axis.
-  int64_t compact = 1;
-  for (int32_t i = ndim - 1; i >= 0; --i) {
-    shape_copy[i] = shape[i];
-    stride_copy[i] = strides != nullptr ? strides[i] : compact;
-    compact = MulSat(compact, shape[i]);
+// The product of the non-zero sizes, in bytes, fits in int64_t: CheckLayout
+// asks when a zero size left its product of all sizes at 0.
+[[gnu::noinline]] bool NonZeroSizesFit(const DLTensor& t) {
+  int64_t bytes = ElementBytes(t.dtype);
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    if (t.shape[i] != 0 && __builtin_mul_overflow(bytes, t.shape[i], &bytes)) return false;
   }
-  obj->tensor.data = nullptr;
-  obj->tensor.device = device;
-  obj->tensor.ndim = ndim;
-  obj->tensor.dtype = dtype;
-  obj->tensor.shape = ndim != 0 ? shape_copy : nullptr;
-  obj->tensor.strides = ndim != 0 ? stride_copy : nullptr;
-  obj->tensor.byte_offset = 0;
-  obj->release = nullptr;
-  obj->owner = nullptr;
-  return obj;
+  return true;
 }
 
-void FreeTensorObjStorage(TensorObj* obj) {
-  obj->~TensorObj();
-  FreeObjectStorage(obj);
+// The end of CheckLayout: `count` is the sizes' product, `far` whether
+// the strided extent overflowed.
+inline Status CheckLayoutTotals(const char* who, const DLTensor& t, int64_t count, bool far) {
+  // 0 exactly when bits or lanes are.
+  const int64_t elem_bytes = ElementBytes(t.dtype);
+  int64_t bytes = 0;
+  if (count != 0 ? __builtin_mul_overflow(count, elem_bytes, &bytes) : !NonZeroSizesFit(t)) {
+    return LayoutError(who, t, true);
+  }
+  if (elem_bytes == 0 || t.byte_offset > static_cast<uint64_t>(INT64_MAX) || far) {
+    return LayoutError(who, t, false);
+  }
+  return Status::Ok();
+}
+
+// CheckLayout with strides: out of line, so the compact path's callers
+// keep a small frame.
+template <bool kCopy>
+[[gnu::noinline]] Status CheckStridedLayout(const char* who, const DLTensor& t, int64_t* copy) {
+  const int32_t ndim = t.ndim;
+  const int64_t* shape = t.shape;
+  int64_t count = 1;
+  // (size - 1) * |stride| summed over the axes; nothing is addressed when
+  // a size is 0, so then the strides are not bounded.
+  bool far = false;
+  int64_t span = 0;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    const int64_t s = shape[i];
+    const int64_t stride = t.strides[i];
+    if (kCopy) {
+      copy[i] = s;
+      copy[ndim + i] = stride;
+    }
+    if (s < 0 || __builtin_mul_overflow(count, s, &count)) return LayoutError(who, t, s >= 0);
+    int64_t step = 0;
+    far |= stride == INT64_MIN ||
+           __builtin_mul_overflow(s - 1, stride < 0 ? -stride : stride, &step) ||
+           __builtin_add_overflow(span, step, &span);
+  }
+  // A byte_offset beyond int64_t is refused on its own (masked here).
+  far = count != 0 &&
+        (far || __builtin_mul_overflow(span, ElementBytes(t.dtype), &span) ||
+         __builtin_add_overflow(span, static_cast<int64_t>(t.byte_offset & INT64_MAX), &span));
+  return CheckLayoutTotals(who, t, count, far);
+}
+
+// The layout checks after CheckRank, in one pass from the last axis that
+// also writes shape and then strides to `copy` when kCopy (compact strides
+// where t.strides is NULL). Refused: a negative size, zero bits or lanes,
+// a product of the non-zero sizes in bytes beyond int64_t (every element
+// count and compact stride is bounded by it), a byte_offset beyond it and,
+// with strides, a furthest element beyond it in bytes.
+template <bool kCopy>
+[[gnu::always_inline]] inline Status CheckLayout(const char* who, const DLTensor& t,
+                                                 int64_t* copy) {
+  if (t.strides != nullptr) return CheckStridedLayout<kCopy>(who, t, copy);
+  const int32_t ndim = t.ndim;
+  const int64_t* shape = t.shape;
+  // The product of the sizes (the element count): it overflows only if
+  // the non-zero sizes' product does.
+  int64_t count = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    const int64_t s = shape[i];
+    if (kCopy) {
+      copy[i] = s;
+      copy[ndim + i] = count;
+    }
+    if (s < 0 || __builtin_mul_overflow(count, s, &count)) return LayoutError(who, t, s >= 0);
+  }
+  return CheckLayoutTotals(who, t, count, false);
+}
+
+// Rank and layout, with no copy.
+Status CheckLayoutOf(const char* who, const DLTensor& t) {
+  FFI_CORE_RETURN_IF_ERROR(CheckRank(who, t.ndim, t.shape));
+  return CheckLayout<false>(who, t, nullptr);
+}
+
+}  // namespace
+
+Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype) {
+  DLTensor t{};
+  t.ndim = ndim;
+  t.shape = const_cast<int64_t*>(shape);
+  t.dtype = dtype;
+  return CheckLayoutOf(who, t);
+}
+
+namespace {
+
+// NewTensorObj's work, inline in the DLPack import (its hot path).
+[[gnu::always_inline]] inline Status BuildTensorObj(const char* who, const DLTensor& layout,
+                                                    void (*deleter)(void*, int), size_t extra,
+                                                    size_t extra_align, size_t* extra_offset,
+                                                    TensorObj** out) {
+  const int32_t ndim = layout.ndim;
+  FFI_CORE_RETURN_IF_ERROR(CheckRank(who, ndim, layout.shape));
+  static_assert(sizeof(TensorObj) % alignof(int64_t) == 0, "shape follows the object directly");
+  // Small enough (the rank is bounded, `extra` is an object's size) that
+  // nothing here overflows.
+  const size_t head = sizeof(TensorObj) + 2 * static_cast<size_t>(ndim) * sizeof(int64_t);
+  *extra_offset = TrailingOffset(head, extra_align);
+  void* mem = detail::AllocateObjectBody(
+      *extra_offset + extra, extra_align > alignof(TensorObj) ? extra_align : alignof(TensorObj),
+      kTVMFFITensor);
+  if (mem == nullptr) return Status(ErrorKind::kMemoryError);
+  TensorObj* obj = new (mem) TensorObj;
+  // Tensors always carry strides (compact when the source had none), as
+  // upstream's do, so readers need no special case.
+  int64_t* arrays = TrailingOf<int64_t>(obj);
+  const Status checked = CheckLayout<true>(who, layout, arrays);
+  if (!checked.ok()) {
+    FreeObjectStorage(obj);
+    return checked;
+  }
+  InitObjectHeader(&obj->header, kTVMFFITensor, deleter);
+  // Whole, then the arrays: fewer instructions than field by field.
+  obj->tensor = layout;
+  obj->tensor.shape = arrays;
+  obj->tensor.strides = arrays + ndim;
+  *out = obj;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Expected<TensorObj*> NewTensorObj(const char* who, const DLTensor& layout,
+                                  void (*deleter)(void*, int), size_t extra, size_t extra_align,
+                                  size_t* extra_offset) {
+  TensorObj* obj = nullptr;
+  FFI_CORE_RETURN_IF_ERROR(
+      BuildTensorObj(who, layout, deleter, extra, extra_align, extra_offset, &obj));
+  return obj;
 }
 
 }  // namespace detail
 
 namespace {
 
-Status CheckImport(const char* who, const DLTensor& t, size_t require_alignment,
-                   bool require_contiguous) {
-  FFI_CORE_RETURN_IF_ERROR(detail::CheckTensorMetadata(who, t.ndim, t.shape, t.dtype));
-  FFI_CORE_RETURN_IF_ERROR(
-      detail::CheckStridedExtent(who, t.ndim, t.shape, t.strides, t.byte_offset, t.dtype));
+// What only an import can get wrong: NULL data with elements, and what the
+// caller requires of the data. On a checked layout.
+[[gnu::noinline]] Status CheckImportedData(const char* who, const DLTensor& t,
+                                           size_t require_alignment, bool require_contiguous) {
   if (t.data == nullptr && detail::Numel(t) != 0) {
     return RaiseError(ErrorKind::kValueError,
                       {who, ": NULL data with ", detail::Numel(t), " elements"});
@@ -182,6 +268,23 @@ Status CheckImport(const char* who, const DLTensor& t, size_t require_alignment,
   return Status::Ok();
 }
 
+// The whole of an import's checks on the producer's DLTensor, for a caller
+// with requirements.
+[[gnu::noinline]] Status CheckRequirements(const char* who, const DLTensor& t,
+                                           size_t require_alignment, bool require_contiguous) {
+  FFI_CORE_RETURN_IF_ERROR(detail::CheckLayoutOf(who, t));
+  return CheckImportedData(who, t, require_alignment, require_contiguous);
+}
+
+[[gnu::cold, gnu::noinline]] Status NullTensorError(const char* who) {
+  return RaiseError(ErrorKind::kValueError, {who, ": NULL tensor"});
+}
+
+[[gnu::cold, gnu::noinline]] Status VersionError(uint32_t major) {
+  return RaiseError(ErrorKind::kValueError, {"FromDLPackVersioned: DLPack major version ", major,
+                                             " differs from ", DLPACK_MAJOR_VERSION});
+}
+
 template <typename Managed>
 void ReleaseManaged(TensorObj* self) {
   Managed* m = static_cast<Managed*>(self->owner);
@@ -189,20 +292,33 @@ void ReleaseManaged(TensorObj* self) {
 }
 
 template <typename Managed>
-Expected<Tensor> Import(const char* who, Managed* from, size_t require_alignment,
-                        bool require_contiguous) {
-  if (from == nullptr) return RaiseError(ErrorKind::kValueError, {who, ": NULL tensor"});
-  const DLTensor& src = from->dl_tensor;
-  FFI_CORE_RETURN_IF_ERROR(CheckImport(who, src, require_alignment, require_contiguous));
+Status Import(const char* who, Managed* from, size_t require_alignment, bool require_contiguous,
+              TVMFFIObjectHandle* out) {
+  if (from == nullptr) return NullTensorError(who);
+  if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
+    if (from->version.major != DLPACK_MAJOR_VERSION) return VersionError(from->version.major);
+  }
+  // What the caller requires is checked before anything is allocated, so
+  // that nothing about it stays live across the allocation (the layout is
+  // then checked twice, on this rarer path).
+  if (require_alignment > 1 || require_contiguous) {
+    FFI_CORE_RETURN_IF_ERROR(
+        CheckRequirements(who, from->dl_tensor, require_alignment, require_contiguous));
+  }
   size_t unused = 0;
-  FFI_CORE_ASSIGN_OR_RETURN(
-      TensorObj * obj,
-      detail::NewTensorObj(src.shape, src.strides, src.ndim, src.dtype, src.device, 0, 1, &unused));
-  obj->tensor.data = src.data;
-  obj->tensor.byte_offset = src.byte_offset;
+  TensorObj* obj = nullptr;
+  FFI_CORE_RETURN_IF_ERROR(detail::BuildTensorObj(
+      who, from->dl_tensor, &detail::TensorDeleter<&ReleaseManaged<Managed>>, 0, 1, &unused, &obj));
+  if (obj->tensor.data == nullptr) {
+    const Status st = CheckImportedData(who, obj->tensor, 0, false);
+    if (!st.ok()) {
+      FreeObjectStorage(obj);
+      return st;
+    }
+  }
   obj->owner = from;
-  obj->release = &ReleaseManaged<Managed>;
-  return Tensor(ObjectPtr<TensorObj>::Adopt(obj));
+  *out = &obj->header;
+  return Status::Ok();
 }
 
 // The DLPack struct handed out by ToDLPack, with the tensor it keeps alive.
@@ -260,19 +376,37 @@ Status Tensor::NullDataError() {
   return RaiseError(ErrorKind::kMemoryError, {"tensor allocator returned NULL data"});
 }
 
+namespace detail {
+int ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out) {
+  return Import("FromDLPack", from, require_alignment, require_contiguous, out).ToReturnCode();
+}
+int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out) {
+  return Import("FromDLPackVersioned", from, require_alignment, require_contiguous, out)
+      .ToReturnCode();
+}
+}  // namespace detail
+
+namespace {
+template <typename Managed>
+Expected<Tensor> AdoptImport(Managed* from, size_t require_alignment, bool require_contiguous) {
+  TVMFFIObjectHandle handle = nullptr;
+  if (detail::ImportDLPack(from, require_alignment, require_contiguous, &handle) != 0) {
+    return StatusFromPendingError();
+  }
+  return Tensor(ObjectPtr<TensorObj>::Adopt(static_cast<TensorObj*>(handle)));
+}
+}  // namespace
+
 Expected<Tensor> Tensor::FromDLPack(DLManagedTensor* from, size_t require_alignment,
                                     bool require_contiguous) {
-  return Import("FromDLPack", from, require_alignment, require_contiguous);
+  return AdoptImport(from, require_alignment, require_contiguous);
 }
 
 Expected<Tensor> Tensor::FromDLPackVersioned(DLManagedTensorVersioned* from,
                                              size_t require_alignment, bool require_contiguous) {
-  if (from != nullptr && from->version.major != DLPACK_MAJOR_VERSION) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"FromDLPackVersioned: DLPack major version ", from->version.major,
-                       " differs from ", DLPACK_MAJOR_VERSION});
-  }
-  return Import("FromDLPackVersioned", from, require_alignment, require_contiguous);
+  return AdoptImport(from, require_alignment, require_contiguous);
 }
 
 Expected<DLManagedTensor*> Tensor::ToDLPack() const {
@@ -290,64 +424,55 @@ Expected<DLManagedTensorVersioned*> Tensor::ToDLPackVersioned() const {
 Expected<Tensor> Tensor::as_strided(IntSpan shape, IntSpan strides, int64_t element_offset) const {
   if (!obj_) return RaiseError(ErrorKind::kValueError, {"as_strided on an empty tensor"});
   const DLTensor& src = obj_->tensor;
-  FFI_CORE_RETURN_IF_ERROR(
-      detail::CheckTensorMetadata("as_strided", shape.size, shape.data, src.dtype));
   if (strides.size != shape.size || (shape.size != 0 && strides.data == nullptr)) {
     return RaiseError(ErrorKind::kValueError, {"as_strided: strides must have one entry per axis"});
   }
   FFI_CORE_RETURN_IF_ERROR(CheckStrides(shape, strides));
-  FFI_CORE_RETURN_IF_ERROR(
-      detail::CheckStridedExtent("as_strided", shape.size, shape.data, strides.data, 0, src.dtype));
+  size_t unused = 0;
+  FFI_CORE_ASSIGN_OR_RETURN(
+      TensorObj * obj,
+      detail::NewTensorObj("as_strided", detail::Layout(shape, strides.data, src.dtype, src.device),
+                           &detail::TensorDeleter<&ReleaseSource>, 0, 1, &unused));
   // The view's furthest element must stay inside the source's extent (both
-  // sums fit: the source was checked on creation, the view just above).
+  // sums fit: the source was checked on creation, the view by NewTensorObj).
   // Empty tensors' strides are not bounded, so they are summed only when
   // every size is non-zero.
+  const DLTensor& view = obj->tensor;
   const bool src_empty = detail::Numel(src) == 0;
   int64_t src_last = src_empty ? -1 : 0;
   for (int32_t i = 0; !src_empty && i < src.ndim; ++i) {
     src_last += (src.shape[i] - 1) * src.strides[i];
   }
-  bool view_empty = false;
-  for (int32_t i = 0; i < shape.size; ++i) view_empty = view_empty || shape[i] == 0;
+  const bool view_empty = detail::Numel(view) == 0;
   int64_t view_last = 0;
-  for (int32_t i = 0; !view_empty && i < shape.size; ++i) view_last += (shape[i] - 1) * strides[i];
+  for (int32_t i = 0; !view_empty && i < view.ndim; ++i) {
+    view_last += (view.shape[i] - 1) * view.strides[i];
+  }
   const int64_t elem_bytes = detail::ElementBytes(src.dtype);
   int64_t offset_bytes = 0;
   if (element_offset < 0 || __builtin_add_overflow(view_last, element_offset, &view_last) ||
       __builtin_mul_overflow(element_offset, elem_bytes, &offset_bytes) ||
       (!view_empty && view_last > src_last)) {
+    FreeObjectStorage(obj);
     return RaiseError(ErrorKind::kValueError,
                       {"as_strided: view at element offset ", element_offset, " reaches element ",
                        view_last, " of a tensor whose last element is ", src_last});
   }
-  size_t unused = 0;
-  FFI_CORE_ASSIGN_OR_RETURN(TensorObj * obj,
-                            detail::NewTensorObj(shape.data, strides.data, shape.size, src.dtype,
-                                                 src.device, 0, 1, &unused));
   obj->tensor.data = src.data;
   obj->tensor.byte_offset = src.byte_offset + static_cast<uint64_t>(offset_bytes);
   ObjectIncRef(&obj_->header);
   obj->owner = obj_.get();
-  obj->release = &ReleaseSource;
   return Tensor(ObjectPtr<TensorObj>::Adopt(obj));
 }
 
 Expected<Tensor> Tensor::UnsafeView(const Tensor& source, const DLTensor& prototype) {
   if (!source) return RaiseError(ErrorKind::kValueError, {"UnsafeView: empty source tensor"});
-  FFI_CORE_RETURN_IF_ERROR(
-      detail::CheckTensorMetadata("UnsafeView", prototype.ndim, prototype.shape, prototype.dtype));
-  FFI_CORE_RETURN_IF_ERROR(detail::CheckStridedExtent("UnsafeView", prototype.ndim, prototype.shape,
-                                                      prototype.strides, prototype.byte_offset,
-                                                      prototype.dtype));
   size_t unused = 0;
-  FFI_CORE_ASSIGN_OR_RETURN(TensorObj * obj,
-                            detail::NewTensorObj(prototype.shape, prototype.strides, prototype.ndim,
-                                                 prototype.dtype, prototype.device, 0, 1, &unused));
-  obj->tensor.data = prototype.data;
-  obj->tensor.byte_offset = prototype.byte_offset;
+  FFI_CORE_ASSIGN_OR_RETURN(
+      TensorObj * obj, detail::NewTensorObj("UnsafeView", prototype,
+                                            &detail::TensorDeleter<&ReleaseSource>, 0, 1, &unused));
   ObjectIncRef(source.object().header());
   obj->owner = source.object().get();
-  obj->release = &ReleaseSource;
   return Tensor(ObjectPtr<TensorObj>::Adopt(obj));
 }
 

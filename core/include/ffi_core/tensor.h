@@ -9,6 +9,7 @@
 #include <ffi_core/config.h>
 #include <ffi_core/device.h>
 #include <ffi_core/expected.h>
+#include <ffi_core/object.h>
 #include <ffi_core/object_ptr.h>
 #include <ffi_core/object_ref.h>
 
@@ -27,16 +28,12 @@ struct IntSpan {
 };
 
 // ffi-core's Tensor object. Only `header` and `tensor` are ABI; the rest is
-// ffi-core's own bookkeeping, after the DLTensor.
+// ffi-core's own bookkeeping, after the DLTensor. How the data goes back is
+// the header's deleter (a detail::TensorDeleter), so none is stored here.
 struct TensorObj {
   TVMFFIObject header;
   DLTensor tensor;
-  // Gives the data back (allocator free, DLPack deleter, or source release).
-  void (*release)(TensorObj* self);
-  void* owner;  // what release needs: a DLManagedTensor, the source tensor, ...
-  ~TensorObj() {
-    if (release != nullptr) release(this);
-  }
+  void* owner;  // what the deleter gives the data back to: a DLManagedTensor, the source, ...
 };
 
 namespace detail {
@@ -98,25 +95,53 @@ bool TensorAccessors<Derived>::is_contiguous() const {
 // Validates caller-supplied metadata: rank, non-negative sizes, dtype, and
 // a size in bytes that fits in int64_t (ValueError otherwise).
 Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype);
-// After CheckTensorMetadata: refuses strides (NULL: compact) and a byte
-// offset whose furthest element, in bytes, does not fit in int64_t.
-Status CheckStridedExtent(const char* who, int32_t ndim, const int64_t* shape,
-                          const int64_t* strides, uint64_t byte_offset, DLDataType dtype);
 // Bytes per element (sub-byte types round up).
 int64_t ElementBytes(DLDataType dtype);
-// Allocates a TensorObj with room for shape and strides after it (and
-// `extra` bytes aligned to `extra_align` after those); fills shape,
-// strides (compact when `strides` is NULL), dtype and device.
-Expected<TensorObj*> NewTensorObj(const int64_t* shape, const int64_t* strides, int32_t ndim,
-                                  DLDataType dtype, DLDevice device, size_t extra,
-                                  size_t extra_align, size_t* extra_offset);
-void FreeTensorObjStorage(TensorObj* obj);
+// Allocates a TensorObj for `layout` with `deleter`: shape and strides
+// (compact when layout.strides is NULL) are copied after the object, then
+// come `extra` bytes aligned to `extra_align`; the other DLTensor fields are
+// copied as they are, and `owner` is the caller's to set. The layout is checked as it is copied:
+// what CheckTensorMetadata refuses, a byte_offset and, with strides, a furthest element whose byte
+// offset does not fit in int64_t (ValueError).
+Expected<TensorObj*> NewTensorObj(const char* who, const DLTensor& layout,
+                                  void (*deleter)(void*, int), size_t extra, size_t extra_align,
+                                  size_t* extra_offset);
+// A DLTensor holding only a layout, for NewTensorObj.
+inline DLTensor Layout(IntSpan shape, const int64_t* strides, DLDataType dtype, DLDevice device) {
+  DLTensor t{};
+  t.device = device;
+  t.ndim = shape.size;
+  t.dtype = dtype;
+  t.shape = const_cast<int64_t*>(shape.data);
+  t.strides = const_cast<int64_t*>(strides);
+  return t;
+}
+// The deleter of every tensor: Release gives the data back to the owner
+// (no indirect call on the way), the weak flag the storage.
+template <void (*Release)(TensorObj*)>
+void TensorDeleter(void* self, int flags) {
+  // Both at once (no weak references) is the common case: one test.
+  if (flags == kTVMFFIObjectDeleterFlagBitMaskBoth) {
+    Release(static_cast<TensorObj*>(self));
+    FreeObjectStorage(self);
+    return;
+  }
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) Release(static_cast<TensorObj*>(self));
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectStorage(self);
+}
 template <typename Alloc>
 void ReleaseWithAlloc(TensorObj* self) {
   Alloc* alloc = static_cast<Alloc*>(self->owner);
   alloc->FreeData(&self->tensor);
   alloc->~Alloc();
 }
+// Tensor::FromDLPack(Versioned) straight into a C handle (set only on
+// success). 0, or -1 with the error raised: the C API's convention, so that
+// its entry points reach this by a tail call.
+int ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out);
+int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, bool require_contiguous,
+                 TVMFFIObjectHandle* out);
 }  // namespace detail
 
 class Tensor : public ObjectRef<TensorObj>, public detail::TensorAccessors<Tensor> {
@@ -135,29 +160,24 @@ class Tensor : public ObjectRef<TensorObj>, public detail::TensorAccessors<Tenso
   template <typename Alloc>
   static Expected<Tensor> FromNDAllocStrided(Alloc alloc, IntSpan shape, IntSpan strides,
                                              DLDataType dtype, DLDevice device) {
-    FFI_CORE_RETURN_IF_ERROR(
-        detail::CheckTensorMetadata("FromNDAlloc", shape.size, shape.data, dtype));
     FFI_CORE_RETURN_IF_ERROR(CheckStrides(shape, strides));
-    FFI_CORE_RETURN_IF_ERROR(
-        detail::CheckStridedExtent("FromNDAlloc", shape.size, shape.data, strides.data, 0, dtype));
     size_t offset = 0;
     FFI_CORE_ASSIGN_OR_RETURN(
-        TensorObj * obj, detail::NewTensorObj(shape.data, strides.data, shape.size, dtype, device,
-                                              sizeof(Alloc), alignof(Alloc), &offset));
+        TensorObj * obj,
+        detail::NewTensorObj("FromNDAlloc", detail::Layout(shape, strides.data, dtype, device),
+                             &detail::TensorDeleter<&detail::ReleaseWithAlloc<Alloc>>,
+                             sizeof(Alloc), alignof(Alloc), &offset));
     Alloc* stored = new (reinterpret_cast<char*>(obj) + offset) Alloc(std::move(alloc));
     Status st = stored->AllocData(&obj->tensor);
+    if (st.ok() && obj->tensor.data == nullptr && detail::Numel(obj->tensor) != 0) {
+      st = NullDataError();
+    }
     if (!st.ok()) {
       stored->~Alloc();
-      detail::FreeTensorObjStorage(obj);
+      FreeObjectStorage(obj);
       return st;
     }
-    if (obj->tensor.data == nullptr && detail::Numel(obj->tensor) != 0) {
-      stored->~Alloc();
-      detail::FreeTensorObjStorage(obj);
-      return NullDataError();
-    }
     obj->owner = stored;
-    obj->release = &detail::ReleaseWithAlloc<Alloc>;
     return Tensor(ObjectPtr<TensorObj>::Adopt(obj));
   }
   // Allocates through the environment's DLPack allocator
