@@ -1,7 +1,8 @@
 #include <ffi_core/object.h>
 #include <ffi_core/string.h>
 
-#include <cstring>
+#include <cstddef>
+#include <cstdint>
 
 #include "small_bytes.h"
 
@@ -10,25 +11,50 @@ namespace detail {
 
 namespace {
 
-[[gnu::cold, gnu::noinline]] Status RaiseNullData(size_t size) {
-  return RaiseError(ErrorKind::kValueError, {"NULL data with size ", size});
+[[gnu::cold, gnu::noinline]] int RaiseNullData(size_t size) {
+  static_cast<void>(RaiseError(ErrorKind::kValueError, {"NULL data with size ", size}));
+  return -1;
 }
 
-// The object form; out of line so that the small form needs no stack frame
-// for it.
-[[gnu::noinline]] Status WriteBytesObject(const char* data, size_t size, int32_t object_index,
-                                          TVMFFIAny* out) {
+// One unaligned word access: a single load or store where the target has
+// them, bytes where it has not; the compiler knows which.
+struct [[gnu::packed, gnu::may_alias]] UnalignedWord {
+  uintptr_t value;
+};
+constexpr size_t kWord = sizeof(uintptr_t);
+
+// Copies size >= kWord bytes to word-aligned `to`: aligned whole words, then
+// one overlapping word for the rest. Object payloads are short; inline,
+// this beats the call to memcpy and its dispatch (and newlib-nano's byte
+// loop on ARMv6-M).
+void CopyPayload(char* to, const char* from, size_t size) {
+  const size_t last = size - kWord;
+  for (size_t i = 0; i < last; i += kWord) {
+    *reinterpret_cast<uintptr_t*>(to + i) = reinterpret_cast<const UnalignedWord*>(from + i)->value;
+  }
+  reinterpret_cast<UnalignedWord*>(to + last)->value =
+      reinterpret_cast<const UnalignedWord*>(from + last)->value;
+}
+
+}  // namespace
+
+int WriteBytesObject(const char* data, size_t size, int32_t object_index, TVMFFIAny* out) {
+  static_assert(kSmallBytesCapacity + 1 >= kWord, "object payloads must fill a word");
+  static_assert(TrailingOffset(sizeof(BytesObj), 1) % kWord == 0 && alignof(BytesObj) >= kWord,
+                "the payload must start word-aligned");
   if (data == nullptr) return RaiseNullData(size);
   // size + 1 saturates so that the allocator refuses an impossible size.
   const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
-  FFI_CORE_ASSIGN_OR_RETURN(void* mem, AllocateWithTrailing(sizeof(BytesObj), alignof(BytesObj),
-                                                            with_nul, 1, object_index));
+  void* mem =
+      AllocateBodyWithTrailing(sizeof(BytesObj), alignof(BytesObj), with_nul, 1, object_index);
+  if (mem == nullptr) return -1;
   // Default-initialised: every field is written below, and zeroing first
   // would be a call to memset at -Os.
   BytesObj* obj = new (mem) BytesObj;
   InitObjectHeader(&obj->header, object_index, &ObjectDeleter<BytesObj>);
   char* text = TrailingOf<char>(obj);
-  std::memcpy(text, data, size);
+  // Copied before *out is written: the bytes may lie inside it.
+  CopyPayload(text, data, size);
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};
   // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
@@ -37,24 +63,29 @@ namespace {
   out->zero_padding = 0;
   out->v_int64 = 0;
   out->v_obj = &obj->header;
-  return Status::Ok();
+  return 0;
 }
 
-}  // namespace
-
-Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
-                         TVMFFIAny* out) {
+int WriteByteSequence(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t small_index,
+                      int32_t object_index) {
+  const char* data = bytes->data;
+  const size_t size = bytes->size;
   // The object form first: reached by a tail call, before any frame.
   if (size > kSmallBytesCapacity) return WriteBytesObject(data, size, object_index, out);
   if (data == nullptr && size != 0) return RaiseNullData(size);
   WriteSmallBytes(data, size, small_index, out);
-  return Status::Ok();
+  return 0;
 }
 
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index) {
+  const TVMFFIByteArray bytes{data, size};
   TVMFFIAny raw;
-  FFI_CORE_RETURN_IF_ERROR(WriteByteSequence(data, size, small_index, object_index, &raw));
+  if (WriteByteSequence(&bytes, &raw, small_index, object_index) != 0) {
+    // The two ways it fails (reading the raised kind back would pull the
+    // kind-name table into every firmware).
+    return Status(data == nullptr ? ErrorKind::kValueError : ErrorKind::kMemoryError);
+  }
   return Any::AdoptRaw(raw);
 }
 

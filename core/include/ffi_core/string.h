@@ -25,10 +25,15 @@ struct BytesObj {
 };
 
 namespace detail {
-// Writes the owned TVMFFIAny for `size` bytes to *out: small form or a new
-// object (what the C API hands out, without an Any in between).
-Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
-                         TVMFFIAny* out);
+// Writes the owned TVMFFIAny for `bytes` to *out: small form or a new object
+// (what the C API hands out, without an Any in between). 0, or -1 with the
+// error raised: the C API's convention, so that its entry points reach this
+// by a tail call.
+int WriteByteSequence(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t small_index,
+                      int32_t object_index);
+// Its object form alone, for size > kSmallBytesCapacity (the same contract);
+// the C entry points call it directly.
+int WriteBytesObject(const char* data, size_t size, int32_t object_index, TVMFFIAny* out);
 // The same as an Any.
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index);
