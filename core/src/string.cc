@@ -28,12 +28,13 @@ constexpr size_t kWord = sizeof(uintptr_t);
 // this beats the call to memcpy and its dispatch (and newlib-nano's byte
 // loop on ARMv6-M).
 void CopyPayload(char* to, const char* from, size_t size) {
-  const size_t last = size - kWord;
-  for (size_t i = 0; i < last; i += kWord) {
-    *reinterpret_cast<uintptr_t*>(to + i) = reinterpret_cast<const UnalignedWord*>(from + i)->value;
+  const char* const last = from + (size - kWord);
+  char* const to_last = to + (size - kWord);
+  for (; from < last; from += kWord, to += kWord) {
+    *reinterpret_cast<uintptr_t*>(to) = reinterpret_cast<const UnalignedWord*>(from)->value;
   }
-  reinterpret_cast<UnalignedWord*>(to + last)->value =
-      reinterpret_cast<const UnalignedWord*>(from + last)->value;
+  reinterpret_cast<UnalignedWord*>(to_last)->value =
+      reinterpret_cast<const UnalignedWord*>(last)->value;
 }
 
 }  // namespace
@@ -44,7 +45,7 @@ int WriteBytesObject(const char* data, size_t size, int32_t object_index, TVMFFI
                 "the payload must start word-aligned");
   if (data == nullptr) return RaiseNullData(size);
   // size + 1 saturates so that the allocator refuses an impossible size.
-  const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
+  const size_t with_nul = size + 1 != 0 ? size + 1 : SIZE_MAX;
   void* mem =
       AllocateBodyWithTrailing(sizeof(BytesObj), alignof(BytesObj), with_nul, 1, object_index);
   if (mem == nullptr) return -1;

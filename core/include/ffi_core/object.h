@@ -101,8 +101,8 @@ namespace detail {
 inline void* AllocateBodyWithTrailing(size_t head_size, size_t head_align, size_t tail_size,
                                       size_t tail_align, int32_t type_index) {
   const size_t offset = TrailingOffset(head_size, tail_align);
-  const size_t room = SIZE_MAX - offset;
-  const size_t size = offset + (tail_size < room ? tail_size : room);
+  size_t size = offset + tail_size;
+  if (size < offset) size = SIZE_MAX;  // wrapped
   return AllocateObjectBody(size, head_align > tail_align ? head_align : tail_align, type_index);
 }
 }  // namespace detail
