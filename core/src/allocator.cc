@@ -12,8 +12,6 @@
 namespace ffi_core {
 namespace {
 
-Allocator* g_allocator = nullptr;
-bool g_allocator_set = false;  // false: the port's default is in force
 TVMFFICustomAllocator* g_custom = nullptr;
 
 // Bookkeeping the built-in object allocator keeps in front of each block's
@@ -37,10 +35,9 @@ void SystemHeapDeallocate(void*, void* ptr, size_t size, size_t alignment) {
 // Constant, so it stays in flash: nothing writes through an Allocator*.
 constexpr Allocator kSystem = {&SystemHeapAllocate, &SystemHeapDeallocate, nullptr};
 
-// GetAllocator, inlined into the allocation path.
-Allocator* AllocatorInForce() {
-  return g_allocator_set ? g_allocator : const_cast<Allocator*>(&kSystem);
-}
+// The allocator in force: the port's system heap until SetAllocator. One
+// load on the allocation path.
+Allocator* g_allocator = const_cast<Allocator*>(&kSystem);
 
 TVMFFIObjectAllocHeader* AllocHeaderOf(void* body) {
   return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(body) -
@@ -68,7 +65,7 @@ void BuiltinDeleteSpace(void* body) {
 }
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
-  Allocator* a = AllocatorInForce();
+  Allocator* const a = g_allocator;
   if (a == nullptr) {
     return RaiseCannotAllocate("no allocator installed (see ffi_core::SetAllocator)", size,
                                alignment, type_index);
@@ -103,12 +100,9 @@ TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
 
 }  // namespace
 
-void SetAllocator(Allocator* allocator) {
-  g_allocator = allocator;
-  g_allocator_set = true;
-}
+void SetAllocator(Allocator* allocator) { g_allocator = allocator; }
 Allocator* SystemAllocator() { return const_cast<Allocator*>(&kSystem); }
-Allocator* GetAllocator() { return AllocatorInForce(); }
+Allocator* GetAllocator() { return g_allocator; }
 
 TVMFFICustomAllocator* CurrentCustomAllocator() {
   return g_custom != nullptr ? g_custom : &g_builtin;
