@@ -81,7 +81,7 @@ int WriteByteSequence(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t smal
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index) {
   const TVMFFIByteArray bytes{data, size};
-  TVMFFIAny raw;
+  TVMFFIAny raw = NoneAny();  // written on success; set for the compiler
   if (WriteByteSequence(&bytes, &raw, small_index, object_index) != 0) {
     // The two ways it fails (reading the raised kind back would pull the
     // kind-name table into every firmware).
