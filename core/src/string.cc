@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "small_bytes.h"
 
@@ -55,7 +56,13 @@ int WriteBytesObject(const char* data, size_t size, int32_t object_index, TVMFFI
   InitObjectHeader(&obj->header, object_index, &ObjectDeleter<BytesObj>);
   char* text = TrailingOf<char>(obj);
   // Copied before *out is written: the bytes may lie inside it.
-  CopyPayload(text, data, size);
+  // Where words are 8 bytes (hosts) the C library's memcpy is vectorised
+  // and beats the word loop; newlib's on a 32-bit MCU does not.
+  if constexpr (kWord >= 8) {
+    std::memcpy(text, data, size);
+  } else {
+    CopyPayload(text, data, size);
+  }
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};
   // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
