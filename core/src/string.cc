@@ -40,7 +40,10 @@ void CopyPayload(char* to, const char* from, size_t size) {
 
 }  // namespace
 
-int WriteBytesObject(const char* data, size_t size, int32_t object_index, TVMFFIAny* out) {
+// Out of line (also for WriteByteSequence): the small form needs no stack
+// frame for it.
+[[gnu::noinline]] int WriteBytesObject(const char* data, size_t size, int32_t object_index,
+                                       TVMFFIAny* out) {
   static_assert(kSmallBytesCapacity + 1 >= kWord, "object payloads must fill a word");
   static_assert(TrailingOffset(sizeof(BytesObj), 1) % kWord == 0 && alignof(BytesObj) >= kWord,
                 "the payload must start word-aligned");
@@ -74,8 +77,9 @@ int WriteBytesObject(const char* data, size_t size, int32_t object_index, TVMFFI
   return 0;
 }
 
-int WriteByteSequence(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t small_index,
-                      int32_t object_index) {
+// Out of line: one copy, shared by the C entry points and MakeByteSequence.
+[[gnu::noinline]] int WriteByteSequence(const TVMFFIByteArray* bytes, TVMFFIAny* out,
+                                        int32_t small_index, int32_t object_index) {
   const char* data = bytes->data;
   const size_t size = bytes->size;
   // The object form first: reached by a tail call, before any frame.
@@ -88,7 +92,7 @@ int WriteByteSequence(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t smal
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index) {
   const TVMFFIByteArray bytes{data, size};
-  TVMFFIAny raw = NoneAny();  // written on success; set for the compiler
+  TVMFFIAny raw;
   if (WriteByteSequence(&bytes, &raw, small_index, object_index) != 0) {
     // The two ways it fails (reading the raised kind back would pull the
     // kind-name table into every firmware).
