@@ -48,10 +48,10 @@ void CopyPayload(char* to, const char* from, size_t size) {
   static_assert(TrailingOffset(sizeof(BytesObj), 1) % kWord == 0 && alignof(BytesObj) >= kWord,
                 "the payload must start word-aligned");
   if (data == nullptr) return RaiseNullData(size);
-  // size + 1 saturates so that the allocator refuses an impossible size.
-  const size_t with_nul = size + 1 != 0 ? size + 1 : SIZE_MAX;
+  // The NUL counted with the head: the size then saturates (and the
+  // allocator refuses it) with a single overflow test.
   void* mem =
-      AllocateBodyWithTrailing(sizeof(BytesObj), alignof(BytesObj), with_nul, 1, object_index);
+      AllocateBodyWithTrailing(sizeof(BytesObj) + 1, alignof(BytesObj), size, 1, object_index);
   if (mem == nullptr) return -1;
   // Default-initialised: every field is written below, and zeroing first
   // would be a call to memset at -Os.
@@ -69,10 +69,11 @@ void CopyPayload(char* to, const char* from, size_t size) {
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};
   // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
-  // to memset at -Os.
+  // to memset at -Os. The value's high half is zeroed as a 32-bit field (one
+  // zero register), then the pointer covers its low half or all of it.
   out->type_index = object_index;
   out->zero_padding = 0;
-  out->v_int64 = 0;
+  out->v_device.device_id = 0;
   out->v_obj = &obj->header;
   return 0;
 }
