@@ -77,22 +77,25 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
     return RaiseCannotAllocate("bad object request (alignment: a power of two up to 4096)", size,
                                alignment, type_index);
   }
-  // Built before the call: the block's bookkeeping is then all that stays
-  // live across it (fewer registers to save).
-  const BlockPrefix prefix{a, static_cast<uint32_t>(body_offset + size),
-                           static_cast<uint16_t>(body_offset), static_cast<uint16_t>(alignment)};
-  void* base = Allocate(*a, prefix.total, prefix.alignment);
+  const size_t total = body_offset + size;
+  void* base = Allocate(*a, total, alignment);
   if (base == nullptr) {
     // Bare metal's system heap is absent: say so, briefly (it is flash).
     return RaiseCannotAllocate(a == &kSystem
                                    ? "system heap exhausted or absent (see ffi_core::SetAllocator)"
                                    : "allocator exhausted",
-                               prefix.total, prefix.alignment, type_index);
+                               total, alignment, type_index);
   }
-  char* body = static_cast<char*>(base) + prefix.body_offset;
+  char* body = static_cast<char*>(base) + body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
-  *reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
-                                  sizeof(BlockPrefix)) = prefix;
+  // Filled in after the call from the values already at hand (the narrow
+  // fields' stores truncate; no conversions kept live across it).
+  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
+      reinterpret_cast<char*>(AllocHeaderOf(body)) - sizeof(BlockPrefix));
+  prefix->allocator = a;
+  prefix->total = static_cast<uint32_t>(total);
+  prefix->body_offset = static_cast<uint16_t>(body_offset);
+  prefix->alignment = static_cast<uint16_t>(alignment);
   return body;
 }
 
