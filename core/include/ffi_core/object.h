@@ -50,8 +50,15 @@ inline void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*delet
   obj->combined_ref_count = kRefCountBothOne;
   obj->type_index = type_index;
   obj->__padding = 0;
-  obj->__ensure_align = 0;  // clears the high word of a 4-byte deleter pointer
   obj->deleter = deleter;
+  // A 4-byte pointer leaves the union's other half, whatever the byte
+  // order, to be zeroed: one 32-bit store (a 64-bit zero first takes two).
+  constexpr size_t kRest = sizeof(obj->__ensure_align) - sizeof(obj->deleter);
+  if constexpr (kRest == sizeof(uint32_t)) {
+    // memcpy would be a library call on ARMv6-M at -Os.
+    using Word [[gnu::may_alias]] = uint32_t;
+    *reinterpret_cast<Word*>(reinterpret_cast<char*>(&obj->deleter) + sizeof(obj->deleter)) = 0;
+  }
 }
 
 namespace detail {
