@@ -134,9 +134,20 @@ void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
 }
 }  // namespace detail
 
-void FreeObjectStorage(void* body) {
+namespace {
+// FreeObjectStorage, inlined into the trivial deleter: one jump fewer.
+[[gnu::always_inline]] inline void FreeThroughAllocHeader(void* body) {
   TVMFFIObjectAllocHeader* header = AllocHeaderOf(body);
   if (header->delete_space != nullptr) header->delete_space(body);
 }
+}  // namespace
+
+void FreeObjectStorage(void* body) { FreeThroughAllocHeader(body); }
+
+namespace detail {
+void TrivialObjectDeleter(void* self, int flags) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeThroughAllocHeader(self);
+}
+}  // namespace detail
 
 }  // namespace ffi_core

@@ -56,12 +56,12 @@ FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
   if (mem == nullptr) return nullptr;
   if (direct) {
     FunctionObj* obj = new (mem) FunctionObj{{}, {safe_call, nullptr}};
-    InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<FunctionObj>);
+    InitObjectHeader(&obj->header, kTVMFFIFunction, DeleterOf<FunctionObj>());
     return obj;
   }
   ExternCFunctionObj* obj =
       new (mem) ExternCFunctionObj{{}, {&ExternCTrampoline, nullptr}, self, safe_call, deleter};
-  InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<ExternCFunctionObj>);
+  InitObjectHeader(&obj->header, kTVMFFIFunction, DeleterOf<ExternCFunctionObj>());
   return reinterpret_cast<FunctionObj*>(obj);
 }
 }  // namespace detail

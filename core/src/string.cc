@@ -56,7 +56,7 @@ void CopyPayload(char* to, const char* from, size_t size) {
   // Default-initialised: every field is written below, and zeroing first
   // would be a call to memset at -Os.
   BytesObj* obj = new (mem) BytesObj;
-  InitObjectHeader(&obj->header, object_index, &ObjectDeleter<BytesObj>);
+  InitObjectHeader(&obj->header, object_index, DeleterOf<BytesObj>());
   char* text = TrailingOf<char>(obj);
   // Copied before *out is written: the bytes may lie inside it.
   // Where words are 8 bytes (hosts) the C library's memcpy is vectorised

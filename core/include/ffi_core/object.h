@@ -86,6 +86,18 @@ void ObjectDeleter(void* self, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) obj->~T();
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectStorage(self);
 }
+// The same for every trivially destructible type at once (nothing to
+// destroy): one function instead of one per type, and no call in between.
+void TrivialObjectDeleter(void* self, int flags);
+// The deleter for a T.
+template <typename T>
+constexpr auto DeleterOf() {
+  if constexpr (std::is_trivially_destructible_v<T>) {
+    return &TrivialObjectDeleter;
+  } else {
+    return &ObjectDeleter<T>;
+  }
+}
 }  // namespace detail
 
 // Trailing storage: an object of `head_size` bytes followed by a tail
@@ -131,7 +143,7 @@ Expected<T*> NewObject(int32_t type_index, size_t extra_bytes, Args&&... args) {
   FFI_CORE_ASSIGN_OR_RETURN(
       void* mem, AllocateWithTrailing(sizeof(T), alignof(T), extra_bytes, alignof(T), type_index));
   T* obj = new (mem) T(std::forward<Args>(args)...);
-  InitObjectHeader(&obj->header, type_index, &detail::ObjectDeleter<T>);
+  InitObjectHeader(&obj->header, type_index, detail::DeleterOf<T>());
   return obj;
 }
 
