@@ -70,10 +70,20 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
     return RaiseCannotAllocate("no allocator installed (see ffi_core::SetAllocator)", size,
                                alignment, type_index);
   }
-  if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
-  const size_t body_offset =
-      AlignUp(sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader), alignment);
-  if (!IsPowerOfTwo(alignment) || alignment > 4096 || size > UINT32_MAX - body_offset) {
+  // Every ffi-core object asks for its header's alignment: that request
+  // needs no arithmetic and no checks.
+  constexpr size_t kHead = sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader);
+  constexpr size_t kObjectAlign = alignof(TVMFFIObject);
+  static_assert(IsPowerOfTwo(kObjectAlign) && kObjectAlign >= alignof(BlockPrefix),
+                "the common request must pass the checks it skips");
+  size_t body_offset = AlignUp(kHead, kObjectAlign);
+  bool bad = false;
+  if (alignment != kObjectAlign) {
+    if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
+    bad = !IsPowerOfTwo(alignment) || alignment > 4096;
+    body_offset = AlignUp(kHead, alignment);
+  }
+  if (bad || size > UINT32_MAX - body_offset) {
     return RaiseCannotAllocate("bad object request (alignment: a power of two up to 4096)", size,
                                alignment, type_index);
   }
