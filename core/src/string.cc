@@ -24,18 +24,23 @@ struct [[gnu::packed, gnu::may_alias]] UnalignedWord {
 };
 constexpr size_t kWord = sizeof(uintptr_t);
 
-// Copies size >= kWord bytes to word-aligned `to`: aligned whole words, then
-// one overlapping word for the rest. Object payloads are short; inline,
-// this beats the call to memcpy and its dispatch (and newlib-nano's byte
-// loop on ARMv6-M).
+// Copies size >= kWord bytes to word-aligned `to`. Object payloads are
+// short: inline, aligned whole words and then one overlapping word beat the
+// call to memcpy and its dispatch (newlib-nano's is a byte loop on ARMv6-M).
+// Where words are 8 bytes (hosts) the C library's memcpy is vectorised and
+// wins instead.
 void CopyPayload(char* to, const char* from, size_t size) {
-  const char* const last = from + (size - kWord);
-  char* const to_last = to + (size - kWord);
-  for (; from < last; from += kWord, to += kWord) {
-    *reinterpret_cast<uintptr_t*>(to) = reinterpret_cast<const UnalignedWord*>(from)->value;
+  if constexpr (kWord >= 8) {
+    std::memcpy(to, from, size);
+  } else {
+    const char* const last = from + (size - kWord);
+    char* const to_last = to + (size - kWord);
+    for (; from < last; from += kWord, to += kWord) {
+      *reinterpret_cast<uintptr_t*>(to) = reinterpret_cast<const UnalignedWord*>(from)->value;
+    }
+    reinterpret_cast<UnalignedWord*>(to_last)->value =
+        reinterpret_cast<const UnalignedWord*>(last)->value;
   }
-  reinterpret_cast<UnalignedWord*>(to_last)->value =
-      reinterpret_cast<const UnalignedWord*>(last)->value;
 }
 
 }  // namespace
@@ -59,13 +64,7 @@ void CopyPayload(char* to, const char* from, size_t size) {
   InitObjectHeader(&obj->header, object_index, DeleterOf<BytesObj>());
   char* text = TrailingOf<char>(obj);
   // Copied before *out is written: the bytes may lie inside it.
-  // Where words are 8 bytes (hosts) the C library's memcpy is vectorised
-  // and beats the word loop; newlib's on a 32-bit MCU does not.
-  if constexpr (kWord >= 8) {
-    std::memcpy(text, data, size);
-  } else {
-    CopyPayload(text, data, size);
-  }
+  CopyPayload(text, data, size);
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};
   // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
