@@ -21,10 +21,10 @@ namespace {
   if (out == nullptr) return NullArgument(function, "out");
   const char* data = input->data;
   const size_t size = input->size;
-  if (size > kSmallBytesCapacity) return detail::WriteBytesObject(data, size, object_index, out);
+  if (size > kSmallBytesCapacity) return detail::WriteBytesObject(input, out, object_index);
   if (data != nullptr && detail::WriteSmallBytesInPlace(data, size, small_index, out)) return 0;
   // NULL data, or bytes inside *out.
-  return detail::WriteByteSequence(input, out, small_index, object_index);
+  return detail::WriteSmallByteSequence(data, out, size, small_index);
 }
 
 }  // namespace

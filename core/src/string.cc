@@ -45,13 +45,14 @@ void CopyPayload(char* to, const char* from, size_t size) {
 
 }  // namespace
 
-// Out of line (also for WriteByteSequence): the small form needs no stack
-// frame for it.
-[[gnu::noinline]] int WriteBytesObject(const char* data, size_t size, int32_t object_index,
-                                       TVMFFIAny* out) {
+// Out of line: one copy for the C entry points and MakeByteSequence.
+[[gnu::noinline]] int WriteBytesObject(const TVMFFIByteArray* bytes, TVMFFIAny* out,
+                                       int32_t object_index) {
   static_assert(kSmallBytesCapacity + 1 >= kWord, "object payloads must fill a word");
   static_assert(TrailingOffset(sizeof(BytesObj), 1) % kWord == 0 && alignof(BytesObj) >= kWord,
                 "the payload must start word-aligned");
+  const char* data = bytes->data;
+  const size_t size = bytes->size;
   if (data == nullptr) return RaiseNullData(size);
   // The NUL counted with the head: the size then saturates (and the
   // allocator refuses it) with a single overflow test.
@@ -77,13 +78,9 @@ void CopyPayload(char* to, const char* from, size_t size) {
   return 0;
 }
 
-// Out of line: one copy, shared by the C entry points and MakeByteSequence.
-[[gnu::noinline]] int WriteByteSequence(const TVMFFIByteArray* bytes, TVMFFIAny* out,
-                                        int32_t small_index, int32_t object_index) {
-  const char* data = bytes->data;
-  const size_t size = bytes->size;
-  // The object form first: reached by a tail call, before any frame.
-  if (size > kSmallBytesCapacity) return WriteBytesObject(data, size, object_index, out);
+// Out of line as well (the C entry points' rare case).
+[[gnu::noinline]] int WriteSmallByteSequence(const char* data, TVMFFIAny* out, size_t size,
+                                             int32_t small_index) {
   if (data == nullptr && size != 0) return RaiseNullData(size);
   WriteSmallBytes(data, size, small_index, out);
   return 0;
@@ -93,7 +90,9 @@ Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_inde
                                int32_t object_index) {
   const TVMFFIByteArray bytes{data, size};
   TVMFFIAny raw;
-  if (WriteByteSequence(&bytes, &raw, small_index, object_index) != 0) {
+  const int rc = size > kSmallBytesCapacity ? WriteBytesObject(&bytes, &raw, object_index)
+                                            : WriteSmallByteSequence(data, &raw, size, small_index);
+  if (rc != 0) {
     // The two ways it fails (reading the raised kind back would pull the
     // kind-name table into every firmware).
     return Status(data == nullptr ? ErrorKind::kValueError : ErrorKind::kMemoryError);
