@@ -56,8 +56,8 @@ void CopyPayload(char* to, const char* from, size_t size) {
   if (data == nullptr) return RaiseNullData(size);
   // The NUL counted with the head: the size then saturates (and the
   // allocator refuses it) with a single overflow test.
-  void* mem = AllocateObjectBody(TrailingSize(sizeof(BytesObj) + 1, size, 1), alignof(BytesObj),
-                                 object_index);
+  void* mem =
+      AllocateBodyWithTrailing(sizeof(BytesObj) + 1, alignof(BytesObj), size, 1, object_index);
   if (mem == nullptr) return -1;
   // Default-initialised: every field is written below, and zeroing first
   // would be a call to memset at -Os.

@@ -114,20 +114,24 @@ Tail* TrailingOf(T* obj) {
                                  TrailingOffset(sizeof(T), alignof(Tail)));
 }
 namespace detail {
-// The size of `head_size` bytes followed by `tail_size` bytes aligned to
-// tail_align. An impossible size saturates; the allocator then refuses it.
-constexpr size_t TrailingSize(size_t head_size, size_t tail_size, size_t tail_align) {
+// Storage for `head_size` bytes (aligned to head_align) and then `tail_size`
+// bytes aligned to tail_align, or NULL with a MemoryError raised. An
+// impossible size saturates; the allocator then refuses it.
+inline void* AllocateBodyWithTrailing(size_t head_size, size_t head_align, size_t tail_size,
+                                      size_t tail_align, int32_t type_index) {
   const size_t offset = TrailingOffset(head_size, tail_align);
-  const size_t size = offset + tail_size;
-  return size < offset ? SIZE_MAX : size;  // wrapped
+  size_t size = offset + tail_size;
+  if (size < offset) size = SIZE_MAX;  // wrapped
+  return AllocateObjectBody(size, head_align > tail_align ? head_align : tail_align, type_index);
 }
 }  // namespace detail
-// Storage for `head_size` bytes (aligned to head_align) and then `tail_size`
-// bytes aligned to tail_align.
+// The same as an Expected.
 inline Expected<void*> AllocateWithTrailing(size_t head_size, size_t head_align, size_t tail_size,
                                             size_t tail_align, int32_t type_index) {
-  return AllocateObjectStorage(detail::TrailingSize(head_size, tail_size, tail_align),
-                               head_align > tail_align ? head_align : tail_align, type_index);
+  void* body =
+      detail::AllocateBodyWithTrailing(head_size, head_align, tail_size, tail_align, type_index);
+  if (body == nullptr) return Status(ErrorKind::kMemoryError);
+  return body;
 }
 
 // Allocates and constructs a T followed by `extra_bytes` of trailing storage
