@@ -24,7 +24,7 @@ namespace {
   if (size > kSmallBytesCapacity) return detail::WriteBytesObject(input, out, object_index);
   if (data != nullptr && detail::WriteSmallBytesInPlace(data, size, small_index, out)) return 0;
   // NULL data, or bytes inside *out.
-  return detail::WriteSmallByteSequence(data, out, size, small_index);
+  return detail::WriteSmallByteSequence(data, size, out, small_index);
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ void CopyPayload(char* to, const char* from, size_t size) {
 }
 
 // Out of line as well (the C entry points' rare case).
-[[gnu::noinline]] int WriteSmallByteSequence(const char* data, TVMFFIAny* out, size_t size,
+[[gnu::noinline]] int WriteSmallByteSequence(const char* data, size_t size, TVMFFIAny* out,
                                              int32_t small_index) {
   if (data == nullptr && size != 0) return RaiseNullData(size);
   WriteSmallBytes(data, size, small_index, out);
@@ -91,7 +91,7 @@ Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_inde
   const TVMFFIByteArray bytes{data, size};
   TVMFFIAny raw;
   const int rc = size > kSmallBytesCapacity ? WriteBytesObject(&bytes, &raw, object_index)
-                                            : WriteSmallByteSequence(data, &raw, size, small_index);
+                                            : WriteSmallByteSequence(data, size, &raw, small_index);
   if (rc != 0) {
     // The two ways it fails (reading the raised kind back would pull the
     // kind-name table into every firmware).

@@ -33,7 +33,7 @@ namespace detail {
 int WriteBytesObject(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t object_index);
 // The small form, for size <= kSmallBytesCapacity; data may be NULL only
 // when size is 0 (else a ValueError), and may point into *out.
-int WriteSmallByteSequence(const char* data, TVMFFIAny* out, size_t size, int32_t small_index);
+int WriteSmallByteSequence(const char* data, size_t size, TVMFFIAny* out, int32_t small_index);
 // Either form as an Any.
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index);
