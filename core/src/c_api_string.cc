@@ -11,26 +11,20 @@ using c_boundary::NullArgument;
 
 namespace {
 
-// The object form (and the NULL-data refusal); out of line so the entry
-// points reach it by a tail call and the small form needs no frame.
-[[gnu::noinline]] int ByteSequenceNotSmall(const TVMFFIByteArray* input, TVMFFIAny* out,
-                                           int32_t small_index, int32_t object_index) {
-  return c_boundary::ReturnCode(
-      detail::WriteByteSequence(input->data, input->size, small_index, object_index, out));
-}
-
-// Inlined into each entry point: the small form then costs no call.
+// Inlined into each entry point: the small form then costs no call, and the
+// others are one tail call.
 [[gnu::always_inline]] inline int ByteSequenceFromByteArray(const char* function,
                                                             const TVMFFIByteArray* input,
                                                             TVMFFIAny* out, int32_t small_index,
                                                             int32_t object_index) {
   if (input == nullptr) return NullArgument(function, "input");
   if (out == nullptr) return NullArgument(function, "out");
-  if (input->size <= kSmallBytesCapacity && input->data != nullptr &&
-      detail::WriteSmallBytesInPlace(input->data, input->size, small_index, out)) {
-    return 0;
-  }
-  return ByteSequenceNotSmall(input, out, small_index, object_index);
+  const char* data = input->data;
+  const size_t size = input->size;
+  if (size > kSmallBytesCapacity) return detail::WriteBytesObject(input, out, object_index);
+  if (data != nullptr && detail::WriteSmallBytesInPlace(data, size, small_index, out)) return 0;
+  // NULL data, or bytes inside *out.
+  return detail::WriteSmallByteSequence(data, size, out, small_index);
 }
 
 }  // namespace

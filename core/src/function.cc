@@ -54,14 +54,21 @@ FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
   void* mem = AllocateObjectBody(direct ? sizeof(FunctionObj) : sizeof(ExternCFunctionObj),
                                  alignof(ExternCFunctionObj), kTVMFFIFunction);
   if (mem == nullptr) return nullptr;
+  // Default-initialised and then written field by field: a zeroed header
+  // first would be a call to memset at -Os, and InitObjectHeader writes it
+  // all anyway.
   if (direct) {
-    FunctionObj* obj = new (mem) FunctionObj{{}, {safe_call, nullptr}};
-    InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<FunctionObj>);
+    FunctionObj* obj = new (mem) FunctionObj;
+    InitObjectHeader(&obj->header, kTVMFFIFunction, DeleterOf<FunctionObj>());
+    obj->cell = TVMFFIFunctionCell{safe_call, nullptr};
     return obj;
   }
-  ExternCFunctionObj* obj =
-      new (mem) ExternCFunctionObj{{}, {&ExternCTrampoline, nullptr}, self, safe_call, deleter};
-  InitObjectHeader(&obj->header, kTVMFFIFunction, &ObjectDeleter<ExternCFunctionObj>);
+  ExternCFunctionObj* obj = new (mem) ExternCFunctionObj;
+  InitObjectHeader(&obj->header, kTVMFFIFunction, DeleterOf<ExternCFunctionObj>());
+  obj->cell = TVMFFIFunctionCell{&ExternCTrampoline, nullptr};
+  obj->self = self;
+  obj->safe_call = safe_call;
+  obj->deleter = deleter;
   return reinterpret_cast<FunctionObj*>(obj);
 }
 }  // namespace detail

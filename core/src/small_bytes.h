@@ -1,5 +1,5 @@
 // The small form of a String/Bytes (at most 7 bytes inside the TVMFFIAny),
-// written inline by the C entry points and by WriteByteSequence.
+// written inline by the C entry points and by WriteSmallByteSequence.
 #ifndef FFI_CORE_SRC_SMALL_BYTES_H_
 #define FFI_CORE_SRC_SMALL_BYTES_H_
 

@@ -1,6 +1,8 @@
 #include <ffi_core/object.h>
 #include <ffi_core/string.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "small_bytes.h"
@@ -10,51 +12,91 @@ namespace detail {
 
 namespace {
 
-[[gnu::cold, gnu::noinline]] Status RaiseNullData(size_t size) {
-  return RaiseError(ErrorKind::kValueError, {"NULL data with size ", size});
+[[gnu::cold, gnu::noinline]] int RaiseNullData(size_t size) {
+  static_cast<void>(RaiseError(ErrorKind::kValueError, {"NULL data with size ", size}));
+  return -1;
 }
 
-// The object form; out of line so that the small form needs no stack frame
-// for it.
-[[gnu::noinline]] Status WriteBytesObject(const char* data, size_t size, int32_t object_index,
-                                          TVMFFIAny* out) {
-  if (data == nullptr) return RaiseNullData(size);
-  // size + 1 saturates so that the allocator refuses an impossible size.
-  const size_t with_nul = size < SIZE_MAX ? size + 1 : SIZE_MAX;
-  FFI_CORE_ASSIGN_OR_RETURN(void* mem, AllocateWithTrailing(sizeof(BytesObj), alignof(BytesObj),
-                                                            with_nul, 1, object_index));
-  // Default-initialised: every field is written below, and zeroing first
-  // would be a call to memset at -Os.
-  BytesObj* obj = new (mem) BytesObj;
-  InitObjectHeader(&obj->header, object_index, &ObjectDeleter<BytesObj>);
-  char* text = TrailingOf<char>(obj);
-  std::memcpy(text, data, size);
-  text[size] = '\0';
-  obj->bytes = TVMFFIByteArray{text, size};
-  // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
-  // to memset at -Os.
-  out->type_index = object_index;
-  out->zero_padding = 0;
-  out->v_int64 = 0;
-  out->v_obj = &obj->header;
-  return Status::Ok();
+// One unaligned word access: a single load or store where the target has
+// them, bytes where it has not; the compiler knows which.
+struct [[gnu::packed, gnu::may_alias]] UnalignedWord {
+  uintptr_t value;
+};
+constexpr size_t kWord = sizeof(uintptr_t);
+
+// Copies size >= kWord bytes to word-aligned `to`. Object payloads are
+// short: inline, aligned whole words and then one overlapping word beat the
+// call to memcpy and its dispatch (newlib-nano's is a byte loop on ARMv6-M).
+// Where words are 8 bytes (hosts) the C library's memcpy is vectorised and
+// wins instead.
+void CopyPayload(char* to, const char* from, size_t size) {
+  if constexpr (kWord >= 8) {
+    std::memcpy(to, from, size);
+  } else {
+    const char* const last = from + (size - kWord);
+    char* const to_last = to + (size - kWord);
+    for (; from < last; from += kWord, to += kWord) {
+      *reinterpret_cast<uintptr_t*>(to) = reinterpret_cast<const UnalignedWord*>(from)->value;
+    }
+    reinterpret_cast<UnalignedWord*>(to_last)->value =
+        reinterpret_cast<const UnalignedWord*>(last)->value;
+  }
 }
 
 }  // namespace
 
-Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
-                         TVMFFIAny* out) {
-  // The object form first: reached by a tail call, before any frame.
-  if (size > kSmallBytesCapacity) return WriteBytesObject(data, size, object_index, out);
+// Out of line: one copy for the C entry points and MakeByteSequence.
+[[gnu::noinline]] int WriteBytesObject(const TVMFFIByteArray* bytes, TVMFFIAny* out,
+                                       int32_t object_index) {
+  static_assert(kSmallBytesCapacity + 1 >= kWord, "object payloads must fill a word");
+  static_assert(TrailingOffset(sizeof(BytesObj), 1) % kWord == 0 && alignof(BytesObj) >= kWord,
+                "the payload must start word-aligned");
+  const char* data = bytes->data;
+  const size_t size = bytes->size;
+  if (data == nullptr) return RaiseNullData(size);
+  // The NUL counted with the head: the size then saturates (and the
+  // allocator refuses it) with a single overflow test.
+  void* mem =
+      AllocateBodyWithTrailing(sizeof(BytesObj) + 1, alignof(BytesObj), size, 1, object_index);
+  if (mem == nullptr) return -1;
+  // Default-initialised: every field is written below, and zeroing first
+  // would be a call to memset at -Os.
+  BytesObj* obj = new (mem) BytesObj;
+  InitObjectHeader(&obj->header, object_index, DeleterOf<BytesObj>());
+  char* text = TrailingOf<char>(obj);
+  // Copied before *out is written: the bytes may lie inside it.
+  CopyPayload(text, data, size);
+  text[size] = '\0';
+  obj->bytes = TVMFFIByteArray{text, size};
+  // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
+  // to memset at -Os. The value's high half is zeroed as a 32-bit field (one
+  // zero register), then the pointer covers its low half or all of it.
+  out->type_index = object_index;
+  out->zero_padding = 0;
+  out->v_device.device_id = 0;
+  out->v_obj = &obj->header;
+  return 0;
+}
+
+// Out of line as well (the C entry points' rare case).
+[[gnu::noinline]] int WriteSmallByteSequence(const char* data, size_t size, TVMFFIAny* out,
+                                             int32_t small_index) {
   if (data == nullptr && size != 0) return RaiseNullData(size);
   WriteSmallBytes(data, size, small_index, out);
-  return Status::Ok();
+  return 0;
 }
 
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index) {
+  const TVMFFIByteArray bytes{data, size};
   TVMFFIAny raw;
-  FFI_CORE_RETURN_IF_ERROR(WriteByteSequence(data, size, small_index, object_index, &raw));
+  const int rc = size > kSmallBytesCapacity ? WriteBytesObject(&bytes, &raw, object_index)
+                                            : WriteSmallByteSequence(data, size, &raw, small_index);
+  if (rc != 0) {
+    // The two ways it fails (reading the raised kind back would pull the
+    // kind-name table into every firmware).
+    return Status(data == nullptr ? ErrorKind::kValueError : ErrorKind::kMemoryError);
+  }
   return Any::AdoptRaw(raw);
 }
 

@@ -96,3 +96,40 @@ TEST_CASE("allocation failure while making a string is a MemoryError") {
   CHECK(t.kind == "MemoryError");
   CHECK(Contains(t.message, "allocator exhausted"));
 }
+
+TEST_CASE("object payloads of every short length and source alignment are copied exactly") {
+  AllocatorScope scope;
+  char source[64];
+  for (size_t i = 0; i < sizeof(source); ++i) source[i] = static_cast<char>('A' + i % 50);
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t size = 8; size + offset <= sizeof(source); ++size) {
+      CAPTURE(offset);
+      CAPTURE(size);
+      const TVMFFIByteArray input{source + offset, size};
+      TVMFFIAny out = NoneAny();
+      REQUIRE(TVMFFIBytesFromByteArray(&input, &out) == 0);
+      const TVMFFIByteArray* bytes = TVMFFIBytesGetByteArrayPtr(out.v_obj);
+      CHECK(bytes->size == size);
+      CHECK(std::memcmp(bytes->data, source + offset, size) == 0);
+      CHECK(bytes->data[size] == '\0');
+      CHECK(TVMFFIObjectDecRef(out.v_obj) == 0);
+    }
+  }
+}
+
+TEST_CASE("an impossible object size is refused, not copied") {
+  AllocatorScope scope;
+  const char text[] = "not nearly that long";
+  for (size_t size : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 40}) {
+    CAPTURE(size);
+    const TVMFFIByteArray input{text, size};
+    TVMFFIAny out = NoneAny();
+    CHECK(TVMFFIStringFromByteArray(&input, &out) != 0);
+    CHECK(out.type_index == kTVMFFINone);
+    CHECK(TakeError().kind == "MemoryError");
+  }
+  const TVMFFIByteArray null_data{nullptr, 8};
+  TVMFFIAny out = NoneAny();
+  CHECK(TVMFFIStringFromByteArray(&null_data, &out) != 0);
+  CHECK(TakeError().kind == "ValueError");
+}

@@ -50,8 +50,15 @@ inline void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*delet
   obj->combined_ref_count = kRefCountBothOne;
   obj->type_index = type_index;
   obj->__padding = 0;
-  obj->__ensure_align = 0;  // clears the high word of a 4-byte deleter pointer
   obj->deleter = deleter;
+  // A 4-byte pointer leaves the union's other half, whatever the byte
+  // order, to be zeroed: one 32-bit store (a 64-bit zero first takes two).
+  constexpr size_t kRest = sizeof(obj->__ensure_align) - sizeof(obj->deleter);
+  if constexpr (kRest == sizeof(uint32_t)) {
+    // memcpy would be a library call on ARMv6-M at -Os.
+    using Word [[gnu::may_alias]] = uint32_t;
+    *reinterpret_cast<Word*>(reinterpret_cast<char*>(&obj->deleter) + sizeof(obj->deleter)) = 0;
+  }
 }
 
 namespace detail {
@@ -79,6 +86,18 @@ void ObjectDeleter(void* self, int flags) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) obj->~T();
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectStorage(self);
 }
+// The same for every trivially destructible type at once (nothing to
+// destroy): one function instead of one per type, and no call in between.
+void TrivialObjectDeleter(void* self, int flags);
+// The deleter for a T.
+template <typename T>
+constexpr auto DeleterOf() {
+  if constexpr (std::is_trivially_destructible_v<T>) {
+    return &TrivialObjectDeleter;
+  } else {
+    return &ObjectDeleter<T>;
+  }
+}
 }  // namespace detail
 
 // Trailing storage: an object of `head_size` bytes followed by a tail
@@ -94,15 +113,25 @@ Tail* TrailingOf(T* obj) {
   return reinterpret_cast<Tail*>(reinterpret_cast<Byte*>(obj) +
                                  TrailingOffset(sizeof(T), alignof(Tail)));
 }
+namespace detail {
 // Storage for `head_size` bytes (aligned to head_align) and then `tail_size`
-// bytes aligned to tail_align. An impossible size saturates; the allocator
-// then refuses it.
+// bytes aligned to tail_align, or NULL with a MemoryError raised. An
+// impossible size saturates; the allocator then refuses it.
+inline void* AllocateBodyWithTrailing(size_t head_size, size_t head_align, size_t tail_size,
+                                      size_t tail_align, int32_t type_index) {
+  const size_t offset = TrailingOffset(head_size, tail_align);
+  size_t size = offset + tail_size;
+  if (size < offset) size = SIZE_MAX;  // wrapped
+  return AllocateObjectBody(size, head_align > tail_align ? head_align : tail_align, type_index);
+}
+}  // namespace detail
+// The same as an Expected.
 inline Expected<void*> AllocateWithTrailing(size_t head_size, size_t head_align, size_t tail_size,
                                             size_t tail_align, int32_t type_index) {
-  const size_t offset = TrailingOffset(head_size, tail_align);
-  const size_t room = SIZE_MAX - offset;
-  const size_t size = offset + (tail_size < room ? tail_size : room);
-  return AllocateObjectStorage(size, head_align > tail_align ? head_align : tail_align, type_index);
+  void* body =
+      detail::AllocateBodyWithTrailing(head_size, head_align, tail_size, tail_align, type_index);
+  if (body == nullptr) return Status(ErrorKind::kMemoryError);
+  return body;
 }
 
 // Allocates and constructs a T followed by `extra_bytes` of trailing storage
@@ -114,7 +143,7 @@ Expected<T*> NewObject(int32_t type_index, size_t extra_bytes, Args&&... args) {
   FFI_CORE_ASSIGN_OR_RETURN(
       void* mem, AllocateWithTrailing(sizeof(T), alignof(T), extra_bytes, alignof(T), type_index));
   T* obj = new (mem) T(std::forward<Args>(args)...);
-  InitObjectHeader(&obj->header, type_index, &detail::ObjectDeleter<T>);
+  InitObjectHeader(&obj->header, type_index, detail::DeleterOf<T>());
   return obj;
 }
 

@@ -25,11 +25,16 @@ struct BytesObj {
 };
 
 namespace detail {
-// Writes the owned TVMFFIAny for `size` bytes to *out: small form or a new
-// object (what the C API hands out, without an Any in between).
-Status WriteByteSequence(const char* data, size_t size, int32_t small_index, int32_t object_index,
-                         TVMFFIAny* out);
-// The same as an Any.
+// The owned TVMFFIAny of a byte sequence, written to *out (what the C API
+// hands out, without an Any in between), in its two forms. 0, or -1 with the
+// error raised: the C API's convention, so that its entry points reach
+// these by a tail call.
+// The object form, for size > kSmallBytesCapacity.
+int WriteBytesObject(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t object_index);
+// The small form, for size <= kSmallBytesCapacity; data may be NULL only
+// when size is 0 (else a ValueError), and may point into *out.
+int WriteSmallByteSequence(const char* data, size_t size, TVMFFIAny* out, int32_t small_index);
+// Either form as an Any.
 Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
                                int32_t object_index);
 // The bytes of a small or object value (no check of the index).
