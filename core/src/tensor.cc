@@ -124,8 +124,8 @@ inline Status CheckLayoutTotals(const char* who, const DLTensor& t, int64_t coun
 }
 
 // CheckLayout with strides: out of line, so the compact path's callers
-// keep a small frame.
-template <bool kCopy>
+// keep a small frame; one copy for both uses (copy NULL: check only), as
+// strided imports are rare and firmware pays for every instance.
 [[gnu::noinline]] Status CheckStridedLayout(const char* who, const DLTensor& t, int64_t* copy) {
   const int32_t ndim = t.ndim;
   const int64_t* shape = t.shape;
@@ -137,7 +137,7 @@ template <bool kCopy>
   for (int32_t i = ndim - 1; i >= 0; --i) {
     const int64_t s = shape[i];
     const int64_t stride = t.strides[i];
-    if (kCopy) {
+    if (copy != nullptr) {
       copy[i] = s;
       copy[ndim + i] = stride;
     }
@@ -163,7 +163,7 @@ template <bool kCopy>
 template <bool kCopy>
 [[gnu::always_inline]] inline Status CheckLayout(const char* who, const DLTensor& t,
                                                  int64_t* copy) {
-  if (t.strides != nullptr) return CheckStridedLayout<kCopy>(who, t, copy);
+  if (t.strides != nullptr) return CheckStridedLayout(who, t, kCopy ? copy : nullptr);
   const int32_t ndim = t.ndim;
   const int64_t* shape = t.shape;
   // The product of the sizes (the element count): it overflows only if
