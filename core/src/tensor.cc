@@ -198,11 +198,11 @@ Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, 
 
 namespace {
 
-// NewTensorObj's work, inline in the DLPack import (its hot path).
-[[gnu::always_inline]] inline Status BuildTensorObj(const char* who, const DLTensor& layout,
-                                                    void (*deleter)(void*, int), size_t extra,
-                                                    size_t extra_align, size_t* extra_offset,
-                                                    TensorObj** out) {
+// NewTensorObj's work. Plain inline: an optimised host build puts it in the
+// DLPack import (its hot path), a size-optimised firmware keeps one copy.
+inline Status BuildTensorObj(const char* who, const DLTensor& layout, void (*deleter)(void*, int),
+                             size_t extra, size_t extra_align, size_t* extra_offset,
+                             TensorObj** out) {
   const int32_t ndim = layout.ndim;
   FFI_CORE_RETURN_IF_ERROR(CheckRank(who, ndim, layout.shape));
   static_assert(sizeof(TensorObj) % alignof(int64_t) == 0, "shape follows the object directly");
