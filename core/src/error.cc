@@ -128,9 +128,10 @@ ErrorKind KnownKindOf(const TVMFFIObject* error) {
 // Claims a pooled error and gives it its header and kind: with no `kind`
 // text, the static name of `code`; with one, a copy of it. NULL when every
 // pooled error is held: the static exhausted error is then pending.
-// Raising then writes the message into place and calls FinishRaise. Out of
-// line, with no writer callback: firmware links one copy of the slot logic.
-PooledError* BeginRaise(CallingContext& ctx, ErrorKind code, const char* kind) {
+// Raising then writes the message into place and calls FinishRaise. No
+// writer callback; plain inline, so a size-optimised firmware keeps one copy
+// of the slot logic and an optimised host build inlines it into each raise.
+inline PooledError* BeginRaise(CallingContext& ctx, ErrorKind code, const char* kind) {
   PooledError* e = ClaimFromPool();
   if (e == nullptr && ctx.has_pending()) {
     // Pool empty: free our pending error first (it is being replaced anyway).
@@ -157,7 +158,7 @@ PooledError* BeginRaise(CallingContext& ctx, ErrorKind code, const char* kind) {
 
 // Completes a raise once the message is in place, ended where CopyCStr
 // ended it (NULL: cut short), and makes the error pending.
-void FinishRaise(CallingContext& ctx, PooledError* e, const char* message_end) {
+inline void FinishRaise(CallingContext& ctx, PooledError* e, const char* message_end) {
   e->error.cell.message =
       TVMFFIByteArray{e->message, EndText(e->message, sizeof(e->message), message_end)};
   e->error.cell.backtrace = TVMFFIByteArray{"", 0};
