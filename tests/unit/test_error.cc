@@ -58,6 +58,34 @@ TEST_CASE("messages over capacity are cut with a visible marker, never overflow"
   CHECK(k.kind.size() == FFI_CORE_ERROR_KIND_CAPACITY - 1);
 }
 
+TEST_CASE("message parts that cross the capacity are cut where they cross, with the marker") {
+  const std::string_view marker = FFI_CORE_TRUNCATION_MARKER;
+  // The first part fills the buffer exactly; any further byte is cut.
+  char fill[FFI_CORE_ERROR_MESSAGE_CAPACITY];
+  std::memset(fill, 'a', sizeof(fill) - 1);
+  fill[sizeof(fill) - 1] = '\0';
+  const char* exact[] = {fill, "", nullptr};
+  TVMFFIErrorSetRaisedFromCStrParts("ValueError", exact, 3);
+  CHECK(TakeError().message == std::string_view(fill));
+  const char* over[] = {fill, "b", "never copied"};
+  TVMFFIErrorSetRaisedFromCStrParts("ValueError", over, 3);
+  TakenError t = TakeError();
+  CHECK(t.message.size() == FFI_CORE_ERROR_MESSAGE_CAPACITY - 1);
+  CHECK(t.message.substr(t.message.size() - marker.size()) == marker);
+  CHECK(t.message.find('b') == std::string_view::npos);
+  // Cut in the middle part: the last part is dropped.
+  char half[FFI_CORE_ERROR_MESSAGE_CAPACITY / 2 + 1];
+  std::memset(half, 'c', sizeof(half) - 1);
+  half[sizeof(half) - 1] = '\0';
+  const char* middle[] = {half, half, "tail"};
+  TVMFFIErrorSetRaisedFromCStrParts("ValueError", middle, 3);
+  TakenError m = TakeError();
+  CHECK(m.message.size() == FFI_CORE_ERROR_MESSAGE_CAPACITY - 1);
+  CHECK(m.message.substr(m.message.size() - marker.size()) == marker);
+  CHECK(m.message.find("tail") == std::string_view::npos);
+  CHECK(m.message.data()[m.message.size()] == '\0');
+}
+
 TEST_CASE("a message exactly at capacity is kept whole") {
   char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
   std::memset(message, 'y', sizeof(message) - 1);
