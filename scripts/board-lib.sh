@@ -18,6 +18,15 @@ build_board_app() {
     echo "unknown board '${board}'; one of: $(cd boards && ls -d */ | tr -d / | grep -v common | tr '\n' ' ')" >&2
     return 2
   fi
+  # A toolchain file's flags reach the cache only when it is first made:
+  # after a toolchain or board file changes, start the cache afresh, or the
+  # figures would come from the old flags (objects are rebuilt as needed).
+  local stamp
+  stamp="$(cat toolchains/*.cmake boards/common/*.cmake "boards/${board}/board.cmake" | cksum)"
+  if [ -f "$dir/CMakeCache.txt" ] && [ "$(cat "$dir/.toolchain-stamp" 2>/dev/null)" != "$stamp" ]; then
+    rm -f "$dir/CMakeCache.txt"
+  fi
   cmake -S . -B "$dir" -DFFI_CORE_BOARD="$board" -DCMAKE_BUILD_TYPE=MinSizeRel "$@" >/dev/null
+  echo "$stamp" >"$dir/.toolchain-stamp"
   cmake --build "$dir" --target "$target" -j"$(nproc)" >/dev/null
 }
