@@ -155,15 +155,15 @@ inline Status CheckLayoutTotals(const char* who, const DLTensor& t, int64_t coun
 }
 
 // The layout checks after CheckRank, in one pass from the last axis that
-// also writes shape and then strides to `copy` when kCopy (compact strides
-// where t.strides is NULL). Refused: a negative size, zero bits or lanes,
+// also writes shape and then strides to `copy` unless it is NULL (compact
+// strides where t.strides is NULL), as CheckStridedLayout does; inlined,
+// the test folds away at both call sites. Refused: a negative size, zero bits or lanes,
 // a product of the non-zero sizes in bytes beyond int64_t (every element
 // count and compact stride is bounded by it), a byte_offset beyond it and,
 // with strides, a furthest element beyond it in bytes.
-template <bool kCopy>
 [[gnu::always_inline]] inline Status CheckLayout(const char* who, const DLTensor& t,
                                                  int64_t* copy) {
-  if (t.strides != nullptr) return CheckStridedLayout(who, t, kCopy ? copy : nullptr);
+  if (t.strides != nullptr) return CheckStridedLayout(who, t, copy);
   const int32_t ndim = t.ndim;
   const int64_t* shape = t.shape;
   // The product of the sizes (the element count): it overflows only if
@@ -171,7 +171,7 @@ template <bool kCopy>
   int64_t count = 1;
   for (int32_t i = ndim - 1; i >= 0; --i) {
     const int64_t s = shape[i];
-    if (kCopy) {
+    if (copy != nullptr) {
       copy[i] = s;
       copy[ndim + i] = count;
     }
@@ -183,7 +183,7 @@ template <bool kCopy>
 // Rank and layout, with no copy.
 Status CheckLayoutOf(const char* who, const DLTensor& t) {
   FFI_CORE_RETURN_IF_ERROR(CheckRank(who, t.ndim, t.shape));
-  return CheckLayout<false>(who, t, nullptr);
+  return CheckLayout(who, t, nullptr);
 }
 
 }  // namespace
@@ -218,7 +218,7 @@ inline Status BuildTensorObj(const char* who, const DLTensor& layout, void (*del
   // Tensors always carry strides (compact when the source had none), as
   // upstream's do, so readers need no special case.
   int64_t* arrays = TrailingOf<int64_t>(obj);
-  const Status checked = CheckLayout<true>(who, layout, arrays);
+  const Status checked = CheckLayout(who, layout, arrays);
   if (!checked.ok()) {
     FreeObjectStorage(obj);
     return checked;
