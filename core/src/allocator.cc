@@ -16,7 +16,8 @@ TVMFFICustomAllocator* g_custom = nullptr;
 
 // Bookkeeping the built-in object allocator keeps in front of each block's
 // TVMFFIObjectAllocHeader, so delete_space can find what to give back even
-// after another allocator has been installed.
+// after another allocator has been installed. An object from the system
+// heap at the common alignment keeps only `total` (SystemObjectDeleteSpace).
 // Kept small: it costs every object on an MCU.
 struct BlockPrefix {
   Allocator* allocator;
@@ -43,12 +44,27 @@ TVMFFIObjectAllocHeader* AllocHeaderOf(void* body) {
   return reinterpret_cast<TVMFFIObjectAllocHeader*>(static_cast<char*>(body) -
                                                     sizeof(TVMFFIObjectAllocHeader));
 }
+BlockPrefix* PrefixOf(void* body) {
+  return reinterpret_cast<BlockPrefix*>(reinterpret_cast<char*>(AllocHeaderOf(body)) -
+                                        sizeof(BlockPrefix));
+}
+
+// Every ffi-core object asks for its header's alignment: that request needs
+// no arithmetic and no checks, and its body sits at a fixed offset.
+constexpr size_t kObjectAlign = alignof(TVMFFIObject);
+constexpr size_t kHead = sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader);
+constexpr size_t kObjectOffset = AlignUp(kHead, kObjectAlign);
+static_assert(IsPowerOfTwo(kObjectAlign) && kObjectAlign >= alignof(BlockPrefix),
+              "the common request must pass the checks it skips");
 
 void BuiltinDeleteSpace(void* body) {
-  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
-      reinterpret_cast<char*>(AllocHeaderOf(body)) - sizeof(BlockPrefix));
-  BlockPrefix p = *prefix;
+  BlockPrefix p = *PrefixOf(body);
   Deallocate(*p.allocator, static_cast<char*>(body) - p.body_offset, p.total, p.alignment);
+}
+// An object from the system heap at the common alignment: only the size is
+// kept, and the port's inline SystemFree sees the alignment as a constant.
+void SystemObjectDeleteSpace(void* body) {
+  port::SystemFree(static_cast<char*>(body) - kObjectOffset, PrefixOf(body)->total, kObjectAlign);
 }
 
 // The allocator contract reports failure as NULL, with the reason raised.
@@ -63,20 +79,18 @@ void BuiltinDeleteSpace(void* body) {
                                            alignment, " for type index ", type_index}));
   return nullptr;
 }
+// Bare metal's system heap is absent: say so, briefly (it is flash).
+constexpr char kNoSystemHeap[] = "system heap exhausted or absent (see ffi_core::SetAllocator)";
 
-void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
-  Allocator* const a = g_allocator;
+// Any allocator, any alignment. Out of line, so the system heap's path in
+// BuiltinAllocate needs no stack frame.
+[[gnu::noinline]] void* AllocateBlock(Allocator* a, size_t size, size_t alignment,
+                                      int32_t type_index) {
   if (a == nullptr) {
     return RaiseCannotAllocate("no allocator installed (see ffi_core::SetAllocator)", size,
                                alignment, type_index);
   }
-  // Every ffi-core object asks for its header's alignment: that request
-  // needs no arithmetic and no checks.
-  constexpr size_t kHead = sizeof(BlockPrefix) + sizeof(TVMFFIObjectAllocHeader);
-  constexpr size_t kObjectAlign = alignof(TVMFFIObject);
-  static_assert(IsPowerOfTwo(kObjectAlign) && kObjectAlign >= alignof(BlockPrefix),
-                "the common request must pass the checks it skips");
-  size_t body_offset = AlignUp(kHead, kObjectAlign);
+  size_t body_offset = kObjectOffset;
   bool bad = false;
   if (alignment != kObjectAlign) {
     if (alignment < alignof(BlockPrefix)) alignment = alignof(BlockPrefix);
@@ -90,22 +104,33 @@ void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /
   const size_t total = body_offset + size;
   void* base = Allocate(*a, total, alignment);
   if (base == nullptr) {
-    // Bare metal's system heap is absent: say so, briefly (it is flash).
-    return RaiseCannotAllocate(a == &kSystem
-                                   ? "system heap exhausted or absent (see ffi_core::SetAllocator)"
-                                   : "allocator exhausted",
-                               total, alignment, type_index);
+    return RaiseCannotAllocate(a == &kSystem ? kNoSystemHeap : "allocator exhausted", total,
+                               alignment, type_index);
   }
   char* body = static_cast<char*>(base) + body_offset;
   AllocHeaderOf(body)->delete_space = &BuiltinDeleteSpace;
   // Filled in after the call from the values already at hand (the narrow
   // fields' stores truncate; no conversions kept live across it).
-  BlockPrefix* prefix = reinterpret_cast<BlockPrefix*>(
-      reinterpret_cast<char*>(AllocHeaderOf(body)) - sizeof(BlockPrefix));
+  BlockPrefix* prefix = PrefixOf(body);
   prefix->allocator = a;
   prefix->total = static_cast<uint32_t>(total);
   prefix->body_offset = static_cast<uint16_t>(body_offset);
   prefix->alignment = static_cast<uint16_t>(alignment);
+  return body;
+}
+
+void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
+  Allocator* const a = g_allocator;
+  if (a != &kSystem || alignment != kObjectAlign || size > UINT32_MAX - kObjectOffset) {
+    return AllocateBlock(a, size, alignment, type_index);
+  }
+  // The host's common case: the port's heap inline, no indirect call.
+  const size_t total = kObjectOffset + size;
+  void* base = port::SystemAllocate(total, kObjectAlign);
+  if (base == nullptr) return RaiseCannotAllocate(kNoSystemHeap, total, alignment, type_index);
+  char* body = static_cast<char*>(base) + kObjectOffset;
+  AllocHeaderOf(body)->delete_space = &SystemObjectDeleteSpace;
+  PrefixOf(body)->total = static_cast<uint32_t>(total);
   return body;
 }
 

@@ -1,6 +1,7 @@
 // What every bare-metal port shares: the calling context's storage, no
-// system heap, no dynamic libraries, and fatal errors and logging, behind
-// weak hooks the firmware may override (ffi_core/port_hooks.h).
+// dynamic libraries, and fatal errors and logging, behind weak hooks the
+// firmware may override (ffi_core/port_hooks.h). No system heap either:
+// include/ffi_core/port_heap.h.
 #include <ffi_core/port.h>
 #include <ffi_core/port_hooks.h>
 
@@ -34,10 +35,6 @@ __attribute__((weak)) void ffi_core_fatal(const char* message) {
 
 namespace ffi_core {
 namespace port {
-
-// No heap is assumed: objects need an allocator the firmware installs.
-void* SystemAllocate(size_t /*size*/, size_t /*alignment*/) { return nullptr; }
-void SystemFree(void* /*ptr*/, size_t /*size*/, size_t /*alignment*/) {}
 
 // No loader on bare metal: kernels are linked in (the system library).
 void* LibraryOpen(const char* /*path*/, char* why, size_t why_size) {

@@ -1,6 +1,6 @@
 // Host port: one calling context per thread, a mutex for tables, the C
-// library's heap, dlopen. The reference counts are inline, in
-// include/ffi_core/port_atomics.h.
+// library's heap, dlopen. The reference counts, the context lookup and the
+// heap's cache of freed blocks are inline, in include/ffi_core/.
 #include <dlfcn.h>
 #include <ffi_core/port.h>
 #include <pthread.h>
@@ -12,44 +12,19 @@
 
 namespace ffi_core {
 namespace port {
+namespace host {
+// The cache of freed blocks (port_heap.h); drained at thread exit.
+__attribute__((tls_model("initial-exec"))) __thread BlockCache t_cache;
+}  // namespace host
+
 namespace {
 
-// Freed small blocks kept per thread, one list per 16-byte size class up to
-// 256 bytes, at most 16 blocks each (under 35 KB a thread): creating and
-// releasing an object is then mostly a pop and a push, not malloc and free.
-// A block freed by another thread than the one that took it simply joins
-// that thread's lists. Off under AddressSanitizer and ThreadSanitizer, which
-// must see every malloc and free to do their work.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr size_t kCachedClasses = 0;
-#else
-constexpr size_t kCachedClasses = 16;
-#endif
-constexpr size_t kClassBytes = 16;
-constexpr uint32_t kCacheDepth = 16;
-constexpr size_t kMallocAlignment = alignof(std::max_align_t);
-
-struct FreeBlock {
-  FreeBlock* next;
-};
-struct BlockCache {
-  FreeBlock* head[kCachedClasses + 1];  // + 1: never an empty array
-  uint32_t count[kCachedClasses + 1];
-};
-__attribute__((tls_model("initial-exec"))) thread_local BlockCache t_cache;
-
-// The size class of a block the cache may keep, or kCachedClasses if none.
-size_t CacheClass(size_t size, size_t alignment) {
-  if (size == 0 || size > kCachedClasses * kClassBytes || alignment > kMallocAlignment ||
-      alignment == 0 || (alignment & (alignment - 1)) != 0) {
-    return kCachedClasses;
-  }
-  return (size - 1) / kClassBytes;
-}
+using host::kCachedClasses;
+using host::t_cache;
 
 void DrainCache() {
   for (size_t c = 0; c < kCachedClasses; ++c) {
-    while (FreeBlock* b = t_cache.head[c]) {
+    while (host::FreeBlock* b = t_cache.head[c]) {
       t_cache.head[c] = b->next;
       std::free(b);
     }
@@ -103,42 +78,16 @@ void WriteWhy(char* why, size_t why_size, const char* text) {
   std::snprintf(why, why_size, "%s", text);
 }
 
-void CacheBlock(void* ptr, size_t c) {
-  FreeBlock* b = static_cast<FreeBlock*>(ptr);
-  b->next = t_cache.head[c];
-  t_cache.head[c] = b;
-  ++t_cache.count[c];
-}
-
-// The rest of SystemFree: a full list, a large block, or a thread's first
-// block (which arms the drain at its exit).
-[[gnu::noinline]] void FreeUncached(void* ptr, size_t c) {
-  if (ptr == nullptr) return;
-  if (c < kCachedClasses && t_cache.count[c] < kCacheDepth) {
-    if (!host::t_release_armed) host::ArmRelease();
-    CacheBlock(ptr, c);
-    return;
-  }
-  std::free(ptr);
-}
-
 }  // namespace
 
 void GlobalLock() { g_lock.lock(); }
 void GlobalUnlock() { g_lock.unlock(); }
 
-void* SystemAllocate(size_t size, size_t alignment) {
-  const size_t c = CacheClass(size, alignment);
-  if (c < kCachedClasses) {
-    FreeBlock* b = t_cache.head[c];
-    if (b != nullptr) {
-      t_cache.head[c] = b->next;
-      --t_cache.count[c];
-      return b;
-    }
-    // The whole class, so the block can serve any size of it later.
-    return std::malloc((c + 1) * kClassBytes);
-  }
+namespace host {
+
+void* AllocateUncached(size_t size, size_t alignment, size_t size_class) {
+  // The whole class, so the block can serve any size of it later.
+  if (size_class < kCachedClasses) return std::malloc((size_class + 1) * kClassBytes);
   if (alignment == 0 || (alignment & (alignment - 1)) != 0) return nullptr;
   // malloc already aligns to max_align_t and is the cheaper call.
   if (alignment <= kMallocAlignment) return std::malloc(size == 0 ? 1 : size);
@@ -147,17 +96,19 @@ void* SystemAllocate(size_t size, size_t alignment) {
   return std::aligned_alloc(alignment, (size + alignment - 1) & ~(alignment - 1));
 }
 
-void SystemFree(void* ptr, size_t size, size_t alignment) {
-  const size_t c = CacheClass(size, alignment);
-  // The common case, with no call: a block joins the lists of a thread whose
-  // lists are already drained at its exit.
-  if (ptr != nullptr && c < kCachedClasses && t_cache.count[c] < kCacheDepth &&
-      host::t_release_armed) {
-    CacheBlock(ptr, c);
+// A full list, a large block, or a thread's first block (which arms the
+// drain at its exit).
+void FreeUncached(void* ptr, size_t size_class) {
+  if (ptr == nullptr) return;
+  if (size_class < kCachedClasses && t_cache.count[size_class] < kCacheDepth) {
+    if (!t_release_armed) ArmRelease();
+    CacheBlock(ptr, size_class);
     return;
   }
-  FreeUncached(ptr, c);
+  std::free(ptr);
 }
+
+}  // namespace host
 
 void* LibraryOpen(const char* path, char* why, size_t why_size) {
   // RTLD_LOCAL keeps each kernel library's own symbols private; its

@@ -92,9 +92,11 @@ void GlobalUnlock();
 // library's heap on the host. Bare-metal ports have none and return NULL
 // (allocations then fail with a MemoryError). `alignment` is a power of two
 // (else NULL). SystemFree gets the size and alignment the block was asked
-// with; SystemFree(NULL, ...) does nothing.
-void* SystemAllocate(size_t size, size_t alignment);
-void SystemFree(void* ptr, size_t size, size_t alignment);
+// with; SystemFree(NULL, ...) does nothing. Inline, from the port's
+// <ffi_core/port_heap.h> (included below): every object on the host comes
+// from here.
+inline void* SystemAllocate(size_t size, size_t alignment);
+inline void SystemFree(void* ptr, size_t size, size_t alignment);
 
 // ---- dynamic libraries ----
 // Opens a shared library. On failure returns NULL and writes why into
@@ -114,8 +116,9 @@ void Log(const char* message);
 }  // namespace port
 }  // namespace ffi_core
 
-// The port's inline reference counts and claim flags, and its context lookup.
+// The port's inline reference counts and claim flags, context lookup and heap.
 #include <ffi_core/port_atomics.h>
 #include <ffi_core/port_context.h>
+#include <ffi_core/port_heap.h>
 
 #endif  // FFI_CORE_PORT_H_
