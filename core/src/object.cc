@@ -3,19 +3,10 @@
 
 namespace ffi_core {
 
-namespace {
-// Weak references remain: destroy the payload now, free the storage when
-// the last weak reference (possibly this one) goes. Out of line, so the
-// common case below needs no stack frame.
-[[gnu::noinline]] void ReleaseLastStrong(TVMFFIObject* obj) {
+// Out of line, so the common release needs no stack frame.
+void ObjectReleaseLastStrong(TVMFFIObject* obj) {
   if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskStrong);
   ObjectDecWeakRef(obj);
-}
-}  // namespace
-
-void ObjectReleaseLast(TVMFFIObject* obj, port::StrongRelease left) {
-  if (left != port::StrongRelease::kLastBoth) return ReleaseLastStrong(obj);
-  if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
 }
 
 void ObjectDecRef(TVMFFIObject* obj) { ObjectDecRefInline(obj); }

@@ -234,6 +234,12 @@ inline Status BuildTensorObj(const char* who, const DLTensor& layout, void (*del
 
 }  // namespace
 
+[[gnu::noinline]] void TensorDeleterPartly(TensorObj* self, int flags,
+                                         void (*release)(TensorObj*)) {
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) release(self);
+  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectStorage(self);
+}
+
 Expected<TensorObj*> NewTensorObj(const char* who, const DLTensor& layout,
                                   void (*deleter)(void*, int), size_t extra, size_t extra_align,
                                   size_t* extra_offset) {

@@ -13,7 +13,7 @@
 namespace ffi_core {
 namespace port {
 namespace host {
-// The cache of freed blocks (port_heap.h); drained at thread exit.
+// The cache of freed blocks (port_heap.h); drained and closed at thread exit.
 __attribute__((tls_model("initial-exec"))) __thread BlockCache t_cache;
 }  // namespace host
 
@@ -28,7 +28,7 @@ void DrainCache() {
       t_cache.head[c] = b->next;
       std::free(b);
     }
-    t_cache.count[c] = 0;
+    t_cache.room[c] = 0;
   }
 }
 
@@ -63,6 +63,7 @@ void ArmRelease() {
     Fatal("ffi-core: cannot arm the calling context's release");
   }
   t_release_armed = true;
+  for (size_t c = 0; c < kCachedClasses; ++c) t_cache.room[c] = kCacheDepth;
 }
 }  // namespace host
 
@@ -100,8 +101,8 @@ void* AllocateUncached(size_t size, size_t alignment, size_t size_class) {
 // drain at its exit).
 void FreeUncached(void* ptr, size_t size_class) {
   if (ptr == nullptr) return;
-  if (size_class < kCachedClasses && t_cache.count[size_class] < kCacheDepth) {
-    if (!t_release_armed) ArmRelease();
+  if (size_class < kCachedClasses && !t_release_armed) {
+    ArmRelease();
     CacheBlock(ptr, size_class);
     return;
   }

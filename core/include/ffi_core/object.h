@@ -29,13 +29,16 @@ inline void ObjectIncRef(TVMFFIObject* obj) { port::RefIncStrong(obj); }
 // Drops a strong reference, running the deleter with the flags the ABI
 // prescribes when counts reach zero. Out of line, for code size.
 void ObjectDecRef(TVMFFIObject* obj);
-// What ObjectDecRef does after the port's decrement left the last strong
-// reference gone (`left` is not kAlive): destroy, and free if no weak remain.
-void ObjectReleaseLast(TVMFFIObject* obj, port::StrongRelease left);
-// ObjectDecRef inline, for the C entry point whose whole job it is.
+// The last strong reference went while weak ones remain: destroy the
+// payload; the storage goes with the last weak reference.
+void ObjectReleaseLastStrong(TVMFFIObject* obj);
+// ObjectDecRef inline, for the C entry point whose whole job it is. When both
+// counts reach zero, the deleter is called from here: one call fewer.
 inline void ObjectDecRefInline(TVMFFIObject* obj) {
   const port::StrongRelease left = port::RefDecStrong(obj);
-  if (left != port::StrongRelease::kAlive) ObjectReleaseLast(obj, left);
+  if (left == port::StrongRelease::kAlive) return;
+  if (left == port::StrongRelease::kLastStrongOnly) return ObjectReleaseLastStrong(obj);
+  if (obj->deleter != nullptr) obj->deleter(obj, kTVMFFIObjectDeleterFlagBitMaskBoth);
 }
 void ObjectIncWeakRef(TVMFFIObject* obj);
 void ObjectDecWeakRef(TVMFFIObject* obj);

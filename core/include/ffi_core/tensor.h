@@ -116,18 +116,19 @@ inline DLTensor Layout(IntSpan shape, const int64_t* strides, DLDataType dtype, 
   t.strides = const_cast<int64_t*>(strides);
   return t;
 }
+// A tensor deleter's call with weak references involved: one copy for
+// every kind, out of line (tensor.cc).
+void TensorDeleterPartly(TensorObj* self, int flags, void (*release)(TensorObj*));
 // The deleter of every tensor: Release gives the data back to the owner
 // (no indirect call on the way), the weak flag the storage.
 template <void (*Release)(TensorObj*)>
 void TensorDeleter(void* self, int flags) {
-  // Both at once (no weak references) is the common case: one test.
-  if (flags == kTVMFFIObjectDeleterFlagBitMaskBoth) {
-    Release(static_cast<TensorObj*>(self));
-    FreeObjectStorage(self);
-    return;
+  // Both at once (no weak references) is the common case: a short frame.
+  if (flags != kTVMFFIObjectDeleterFlagBitMaskBoth) {
+    return TensorDeleterPartly(static_cast<TensorObj*>(self), flags, Release);
   }
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) Release(static_cast<TensorObj*>(self));
-  if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectStorage(self);
+  Release(static_cast<TensorObj*>(self));
+  FreeObjectStorage(self);
 }
 template <typename Alloc>
 void ReleaseWithAlloc(TensorObj* self) {

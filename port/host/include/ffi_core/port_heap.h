@@ -34,7 +34,9 @@ struct FreeBlock {
 };
 struct BlockCache {
   FreeBlock* head[kCachedClasses + 1];  // + 1: never an empty array
-  uint32_t count[kCachedClasses + 1];
+  // Blocks each list may still take: 0 until the thread's exit is armed to
+  // drain it (ArmRelease), and again once drained, so one test says both.
+  uint32_t room[kCachedClasses + 1];
 };
 // Defined in port_host.cc; trivial and initial-exec, like the context.
 extern __attribute__((tls_model("initial-exec"))) __thread BlockCache t_cache;
@@ -51,7 +53,7 @@ inline void CacheBlock(void* ptr, size_t size_class) {
   FreeBlock* b = static_cast<FreeBlock*>(ptr);
   b->next = t_cache.head[size_class];
   t_cache.head[size_class] = b;
-  ++t_cache.count[size_class];
+  --t_cache.room[size_class];
 }
 
 // What the inline paths leave to the C library (port_host.cc).
@@ -64,9 +66,9 @@ inline void* SystemAllocate(size_t size, size_t alignment) {
   const size_t c = host::CacheClass(size, alignment);
   if (c < host::kCachedClasses) {
     host::FreeBlock* b = host::t_cache.head[c];
-    if (b != nullptr) {
+    if (__builtin_expect(b != nullptr, 1)) {
       host::t_cache.head[c] = b->next;
-      --host::t_cache.count[c];
+      ++host::t_cache.room[c];
       return b;
     }
   }
@@ -75,9 +77,7 @@ inline void* SystemAllocate(size_t size, size_t alignment) {
 
 inline void SystemFree(void* ptr, size_t size, size_t alignment) {
   const size_t c = host::CacheClass(size, alignment);
-  // Only a thread whose lists are drained at its exit keeps blocks here.
-  if (ptr != nullptr && c < host::kCachedClasses && host::t_cache.count[c] < host::kCacheDepth &&
-      host::t_release_armed) {
+  if (ptr != nullptr && c < host::kCachedClasses && host::t_cache.room[c] != 0) {
     host::CacheBlock(ptr, c);
     return;
   }
