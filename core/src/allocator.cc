@@ -121,7 +121,8 @@ constexpr char kNoSystemHeap[] = "system heap exhausted or absent (see ffi_core:
 
 void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
   Allocator* const a = g_allocator;
-  if (a != &kSystem || alignment != kObjectAlign || size > UINT32_MAX - kObjectOffset) {
+  if (!port::kSystemHeap || a != &kSystem || alignment != kObjectAlign ||
+      size > UINT32_MAX - kObjectOffset) {
     return AllocateBlock(a, size, alignment, type_index);
   }
   // The host's common case: the port's heap inline, no indirect call.

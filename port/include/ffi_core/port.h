@@ -94,7 +94,8 @@ void GlobalUnlock();
 // (else NULL). SystemFree gets the size and alignment the block was asked
 // with; SystemFree(NULL, ...) does nothing. Inline, from the port's
 // <ffi_core/port_heap.h> (included below): every object on the host comes
-// from here.
+// from here. The port also defines `constexpr bool kSystemHeap`: false when
+// SystemAllocate always returns NULL, so core keeps no fast path for it.
 inline void* SystemAllocate(size_t size, size_t alignment);
 inline void SystemFree(void* ptr, size_t size, size_t alignment);
 

@@ -10,6 +10,7 @@
 namespace ffi_core {
 namespace port {
 
+constexpr bool kSystemHeap = false;
 inline void* SystemAllocate(size_t /*size*/, size_t /*alignment*/) { return nullptr; }
 inline void SystemFree(void* /*ptr*/, size_t /*size*/, size_t /*alignment*/) {}
 

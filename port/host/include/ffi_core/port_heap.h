@@ -62,6 +62,8 @@ void FreeUncached(void* ptr, size_t size_class);
 
 }  // namespace host
 
+constexpr bool kSystemHeap = true;
+
 inline void* SystemAllocate(size_t size, size_t alignment) {
   const size_t c = host::CacheClass(size, alignment);
   if (c < host::kCachedClasses) {
