@@ -119,20 +119,27 @@ constexpr char kNoSystemHeap[] = "system heap exhausted or absent (see ffi_core:
   return body;
 }
 
-void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
-  Allocator* const a = g_allocator;
-  if (!port::kSystemHeap || a != &kSystem || alignment != kObjectAlign ||
-      size > UINT32_MAX - kObjectOffset) {
-    return AllocateBlock(a, size, alignment, type_index);
-  }
-  // The host's common case: the port's heap inline, no indirect call.
+// An object from the system heap at its header's alignment: the host's
+// common case, with the port's heap inline and no indirect call.
+inline bool IsSystemObject(const Allocator* a, size_t size) {
+  return port::kSystemHeap && a == &kSystem && size <= UINT32_MAX - kObjectOffset;
+}
+inline void* AllocateSystemObject(size_t size, int32_t type_index) {
   const size_t total = kObjectOffset + size;
   void* base = port::SystemAllocate(total, kObjectAlign);
-  if (base == nullptr) return RaiseCannotAllocate(kNoSystemHeap, total, alignment, type_index);
+  if (base == nullptr) return RaiseCannotAllocate(kNoSystemHeap, total, kObjectAlign, type_index);
   char* body = static_cast<char*>(base) + kObjectOffset;
   AllocHeaderOf(body)->delete_space = &SystemObjectDeleteSpace;
   PrefixOf(body)->total = static_cast<uint32_t>(total);
   return body;
+}
+
+void* BuiltinAllocate(size_t size, size_t alignment, int32_t type_index, void* /*context*/) {
+  Allocator* const a = g_allocator;
+  if (alignment == kObjectAlign && IsSystemObject(a, size)) {
+    return AllocateSystemObject(size, type_index);
+  }
+  return AllocateBlock(a, size, alignment, type_index);
 }
 
 TVMFFICustomAllocator g_builtin = {&BuiltinAllocate, nullptr};
@@ -162,11 +169,16 @@ namespace {
 }  // namespace
 
 namespace detail {
-void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
-  // The built-in allocator is called directly: no indirect call on the
-  // common path.
-  if (g_custom == nullptr) return BuiltinAllocate(size, alignment, type_index, nullptr);
-  return CustomAllocate(size, alignment, type_index);
+// The built-in allocator is called directly: no indirect call.
+void* AllocateObjectBodyAtHeaderAlign(size_t size, int32_t type_index) {
+  if (g_custom != nullptr) return CustomAllocate(size, kObjectAlign, type_index);
+  Allocator* const a = g_allocator;
+  if (IsSystemObject(a, size)) return AllocateSystemObject(size, type_index);
+  return AllocateBlock(a, size, kObjectAlign, type_index);
+}
+void* AllocateObjectBodyAligned(size_t size, size_t alignment, int32_t type_index) {
+  if (g_custom != nullptr) return CustomAllocate(size, alignment, type_index);
+  return BuiltinAllocate(size, alignment, type_index, nullptr);
 }
 }  // namespace detail
 

@@ -40,7 +40,7 @@ int FromDLPackAs(const char* function, Managed* from, int32_t require_alignment,
                  int32_t require_contiguous, TVMFFIObjectHandle* out) {
   if (out == nullptr) return NullArgument(function, "out");
   if (require_alignment < 0) return NegativeAlignment(function);
-  return detail::ImportDLPack(from, static_cast<size_t>(require_alignment), require_contiguous != 0,
+  return detail::ImportDLPack(from, static_cast<size_t>(require_alignment), require_contiguous,
                               out);
 }
 

@@ -114,7 +114,9 @@ inline Status CheckLayoutTotals(const char* who, const DLTensor& t, int64_t coun
   // 0 exactly when bits or lanes are.
   const int64_t elem_bytes = ElementBytes(t.dtype);
   int64_t bytes = 0;
-  if (count != 0 ? __builtin_mul_overflow(count, elem_bytes, &bytes) : !NonZeroSizesFit(t)) {
+  if (count == 0) {
+    if (!NonZeroSizesFit(t)) return LayoutError(who, t, true);
+  } else if (__builtin_mul_overflow(count, elem_bytes, &bytes)) {
     return LayoutError(who, t, true);
   }
   if (elem_bytes == 0 || t.byte_offset > static_cast<uint64_t>(INT64_MAX) || far) {
@@ -164,12 +166,13 @@ inline Status CheckLayoutTotals(const char* who, const DLTensor& t, int64_t coun
 [[gnu::always_inline]] inline Status CheckLayout(const char* who, const DLTensor& t,
                                                  int64_t* copy) {
   if (t.strides != nullptr) return CheckStridedLayout(who, t, copy);
-  const int32_t ndim = t.ndim;
+  // Pointer-sized: the loop's decrement sets the flags its test needs.
+  const ptrdiff_t ndim = t.ndim;
   const int64_t* shape = t.shape;
   // The product of the sizes (the element count): it overflows only if
   // the non-zero sizes' product does.
   int64_t count = 1;
-  for (int32_t i = ndim - 1; i >= 0; --i) {
+  for (ptrdiff_t i = ndim - 1; i >= 0; --i) {
     const int64_t s = shape[i];
     if (copy != nullptr) {
       copy[i] = s;
@@ -235,7 +238,7 @@ inline Status BuildTensorObj(const char* who, const DLTensor& layout, void (*del
 }  // namespace
 
 [[gnu::noinline]] void TensorDeleterPartly(TensorObj* self, int flags,
-                                         void (*release)(TensorObj*)) {
+                                           void (*release)(TensorObj*)) {
   if (flags & kTVMFFIObjectDeleterFlagBitMaskStrong) release(self);
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) FreeObjectStorage(self);
 }
@@ -298,7 +301,7 @@ void ReleaseManaged(TensorObj* self) {
 }
 
 template <typename Managed>
-Status Import(const char* who, Managed* from, size_t require_alignment, bool require_contiguous,
+Status Import(const char* who, Managed* from, size_t require_alignment, int require_contiguous,
               TVMFFIObjectHandle* out) {
   if (from == nullptr) return NullTensorError(who);
   if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
@@ -309,7 +312,7 @@ Status Import(const char* who, Managed* from, size_t require_alignment, bool req
   // then checked twice, on this rarer path).
   if (require_alignment > 1 || require_contiguous) {
     FFI_CORE_RETURN_IF_ERROR(
-        CheckRequirements(who, from->dl_tensor, require_alignment, require_contiguous));
+        CheckRequirements(who, from->dl_tensor, require_alignment, require_contiguous != 0));
   }
   size_t unused = 0;
   TensorObj* obj = nullptr;
@@ -383,11 +386,11 @@ Status Tensor::NullDataError() {
 }
 
 namespace detail {
-int ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
+int ImportDLPack(DLManagedTensor* from, size_t require_alignment, int require_contiguous,
                  TVMFFIObjectHandle* out) {
   return Import("FromDLPack", from, require_alignment, require_contiguous, out).ToReturnCode();
 }
-int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, bool require_contiguous,
+int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, int require_contiguous,
                  TVMFFIObjectHandle* out) {
   return Import("FromDLPackVersioned", from, require_alignment, require_contiguous, out)
       .ToReturnCode();

@@ -65,8 +65,15 @@ inline void InitObjectHeader(TVMFFIObject* obj, int32_t type_index, void (*delet
 }
 
 namespace detail {
-// The object body, or NULL with a MemoryError raised.
-void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index);
+// The object body, or NULL with a MemoryError raised: at the header's own
+// alignment (nearly every object), then at any alignment. The inline
+// dispatch folds at a call site that names its alignment.
+void* AllocateObjectBodyAtHeaderAlign(size_t size, int32_t type_index);
+void* AllocateObjectBodyAligned(size_t size, size_t alignment, int32_t type_index);
+inline void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
+  if (alignment == alignof(TVMFFIObject)) return AllocateObjectBodyAtHeaderAlign(size, type_index);
+  return AllocateObjectBodyAligned(size, alignment, type_index);
+}
 }  // namespace detail
 
 // Storage for an object body from the installed TVMFFICustomAllocator. On

@@ -138,10 +138,11 @@ void ReleaseWithAlloc(TensorObj* self) {
 }
 // Tensor::FromDLPack(Versioned) straight into a C handle (set only on
 // success). 0, or -1 with the error raised: the C API's convention, so that
-// its entry points reach this by a tail call.
-int ImportDLPack(DLManagedTensor* from, size_t require_alignment, bool require_contiguous,
+// its entry points reach this by a tail call (require_contiguous is its int:
+// non-zero requires it).
+int ImportDLPack(DLManagedTensor* from, size_t require_alignment, int require_contiguous,
                  TVMFFIObjectHandle* out);
-int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, bool require_contiguous,
+int ImportDLPack(DLManagedTensorVersioned* from, size_t require_alignment, int require_contiguous,
                  TVMFFIObjectHandle* out);
 }  // namespace detail
 
