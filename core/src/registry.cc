@@ -23,11 +23,33 @@ Entry g_table[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
 uint8_t g_tags[FFI_CORE_GLOBAL_FUNCTION_CAPACITY];
 constexpr size_t kCapacity = FFI_CORE_GLOBAL_FUNCTION_CAPACITY;
 
-// FNV-1a over the name.
-uint32_t Hash(const char* name, size_t size) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < size; ++i) h = (h ^ static_cast<unsigned char>(name[i])) * 16777619u;
-  return h;
+// A multiply per machine word of the name rather than per byte: the last
+// word overlaps the one before it when the size is not a multiple, and a
+// name shorter than a word is gathered bytewise. The size seeds it. A
+// product's low bits see only its inputs' low bits, so the end folds the
+// high half down, multiplies and folds again: the home entry and the tag
+// (low bits) then depend on every byte (names often differ only at the end).
+uintptr_t Hash(const char* name, size_t size) {
+  using Word = uintptr_t;
+  constexpr Word kMul = static_cast<Word>(0x9E3779B97F4A7C15ull);  // odd
+  const auto mix = [](Word h, Word w) { return (h ^ w) * kMul; };
+  Word h = size;
+  if (size >= sizeof(Word)) {
+    Word w;
+    for (size_t i = 0; i + sizeof(Word) < size; i += sizeof(Word)) {
+      std::memcpy(&w, name + i, sizeof(Word));
+      h = mix(h, w);
+    }
+    std::memcpy(&w, name + size - sizeof(Word), sizeof(Word));
+    h = mix(h, w);
+  } else {
+    Word w = 0;
+    for (size_t i = 0; i < size; ++i) w = (w << 8) | static_cast<unsigned char>(name[i]);
+    h = mix(h, w);
+  }
+  constexpr unsigned kHalf = sizeof(Word) * 4;
+  h = mix(h, h >> kHalf);
+  return h ^ (h >> kHalf);
 }
 
 // Open addressing: a name's entry is its hash's home entry or a later one
@@ -36,7 +58,7 @@ uint32_t Hash(const char* name, size_t size) {
 // would go, else NULL (the table is full without it). A look-up thus reads
 // an entry or two, not the table.
 Entry* Probe(const char* name, size_t size) {
-  const uint32_t hash = Hash(name, size);
+  const uintptr_t hash = Hash(name, size);
   const uint8_t tag = static_cast<uint8_t>(hash);
   size_t i = hash % kCapacity;
   for (size_t probed = 0; probed < kCapacity; ++probed) {

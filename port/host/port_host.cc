@@ -5,6 +5,9 @@
 #include <ffi_core/port.h>
 #include <pthread.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -70,8 +73,29 @@ void ArmRelease() {
 namespace {
 
 // Recursive: GlobalLock nests on every port (TVMFFIHandleInitOnce holds it
-// while its init function looks functions up).
-std::recursive_mutex g_lock;
+// while its init function looks functions up). An uncontended take or give
+// is one atomic exchange; a thread that finds it held sleeps on a condition
+// variable. g_state: 0 free, 1 held, 2 held and perhaps waited for (the
+// holder then wakes the waiters when it gives it back). The holder's
+// address and depth sit beside it: only a thread writes its own address to
+// g_owner, so a thread reads its own address there exactly when it holds
+// the lock.
+std::atomic<uint32_t> g_state{0};
+std::mutex g_wait_mutex;
+std::condition_variable g_wait;
+std::atomic<const void*> g_owner{nullptr};
+uint32_t g_depth = 0;  // the holder's alone
+
+[[gnu::noinline]] void WaitForLock() {
+  std::unique_lock<std::mutex> guard(g_wait_mutex);
+  // Marking it waited-for under the wait mutex: the holder's wake-up takes
+  // that mutex first, so it cannot fall between this test and the wait.
+  while (g_state.exchange(2, std::memory_order_acquire) != 0) g_wait.wait(guard);
+}
+[[gnu::noinline]] void WakeWaiters() {
+  { std::lock_guard<std::mutex> guard(g_wait_mutex); }
+  g_wait.notify_all();
+}
 
 // Copies text into why[0, why_size), cut to fit.
 void WriteWhy(char* why, size_t why_size, const char* text) {
@@ -81,8 +105,25 @@ void WriteWhy(char* why, size_t why_size, const char* text) {
 
 }  // namespace
 
-void GlobalLock() { g_lock.lock(); }
-void GlobalUnlock() { g_lock.unlock(); }
+void GlobalLock() {
+  const void* self = &host::t_context;
+  if (g_owner.load(std::memory_order_relaxed) == self) {
+    ++g_depth;
+    return;
+  }
+  uint32_t expected = 0;
+  if (!g_state.compare_exchange_strong(expected, 1, std::memory_order_acquire,
+                                       std::memory_order_relaxed)) {
+    WaitForLock();
+  }
+  g_owner.store(self, std::memory_order_relaxed);
+  g_depth = 1;
+}
+void GlobalUnlock() {
+  if (--g_depth != 0) return;
+  g_owner.store(nullptr, std::memory_order_relaxed);
+  if (g_state.exchange(0, std::memory_order_release) == 2) WakeWaiters();
+}
 
 namespace host {
 

@@ -195,3 +195,38 @@ TEST_CASE("global functions set and got from many threads") {
   CHECK(GlobalFunctionCount() == kThreads + 1);
   ClearGlobalFunctions();
 }
+
+TEST_CASE("the table lock nests on one thread while others wait for it") {
+  // TVMFFIHandleInitOnce holds the table lock while its init function looks
+  // a function up (taking the lock again); the other threads' look-ups
+  // queue behind it and wake when it is given back.
+  TVMFFIObjectHandle f = nullptr;
+  REQUIRE(TVMFFIFunctionCreate(
+              reinterpret_cast<void*>(intptr_t{7}), &ReturnHandle, [](void*) {}, &f) == 0);
+  const TVMFFIByteArray name = {"threads.nested", 14};
+  REQUIRE(TVMFFIFunctionSetGlobal(&name, f, 0) == 0);
+  TVMFFIObjectDecRef(f);
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 500;
+  std::vector<int> bad(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([i, &bad] {
+      for (int k = 0; k < kRounds; ++k) {
+        void* handle = nullptr;
+        const int rc = TVMFFIHandleInitOnce(&handle, [](void** result) {
+          const TVMFFIByteArray n = {"threads.nested", 14};
+          return TVMFFIFunctionGetGlobal(&n, result);
+        });
+        if (rc != 0 || handle == nullptr) {
+          ++bad[i];
+          continue;
+        }
+        TVMFFIObjectDecRef(handle);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) CHECK(bad[i] == 0);
+  ClearGlobalFunctions();
+}
