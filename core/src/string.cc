@@ -1,4 +1,5 @@
 #include <ffi_core/object.h>
+#include <ffi_core/port.h>
 #include <ffi_core/string.h>
 
 #include <cstddef>
@@ -22,17 +23,52 @@ namespace {
 struct [[gnu::packed, gnu::may_alias]] UnalignedWord {
   uintptr_t value;
 };
+using AlignedWord [[gnu::may_alias]] = uintptr_t;
 constexpr size_t kWord = sizeof(uintptr_t);
+// Where a word access needs an aligned address, the payload is placed at
+// its source's offset within a word (up to kSkew bytes later), so that
+// both sides then move whole aligned words.
+constexpr size_t kSkew = kWord < 8 && !port::kUnalignedAccess ? kWord - 1 : 0;
+static_assert(kSkew == 0 || kWord == 4, "the skewed copy moves 4-byte words");
 
-// Copies size >= kWord bytes to word-aligned `to`. Object payloads are
-// short: inline, aligned whole words and then one overlapping word beat the
-// call to memcpy and its dispatch (newlib-nano's is a byte loop on ARMv6-M).
-// Where words are 8 bytes (hosts) the C library's memcpy is vectorised and
-// wins instead.
+// The skewed copy, for size > kWord (4): up to three bytes to the first
+// word boundary, whole words, then up to three bytes. Out of line, with
+// registers to itself (ARMv6-M has eight), and no loop for the odd bytes.
+[[gnu::noinline]] void CopySkewed(char* to, const char* from, size_t size) {
+  const size_t head = (0 - reinterpret_cast<uintptr_t>(from)) & 3;
+  size -= head;  // still at least one word
+  if (head & 2) {
+    to[0] = from[0];
+    to[1] = from[1];
+    to += 2;
+    from += 2;
+  }
+  if (head & 1) *to++ = *from++;
+  const char* const stop = from + (size & ~size_t{3});
+  do {
+    *reinterpret_cast<AlignedWord*>(to) = *reinterpret_cast<const AlignedWord*>(from);
+    from += 4;
+    to += 4;
+  } while (from != stop);
+  if (size & 2) {
+    to[0] = from[0];
+    to[1] = from[1];
+    to += 2;
+    from += 2;
+  }
+  if (size & 1) *to = *from;
+}
+
+// Copies size >= kWord bytes to `to`, which is word-aligned or, with a
+// skew, at `from`'s offset within a word. Object payloads are short:
+// inline, whole words beat the call to memcpy and its dispatch
+// (newlib-nano's is a byte loop on ARMv6-M). Where words are 8 bytes
+// (hosts) the C library's memcpy is vectorised and wins instead.
 void CopyPayload(char* to, const char* from, size_t size) {
   if constexpr (kWord >= 8) {
     std::memcpy(to, from, size);
-  } else {
+  } else if constexpr (kSkew == 0) {
+    // Aligned words, then one overlapping word.
     const char* const last = from + (size - kWord);
     char* const to_last = to + (size - kWord);
     for (; from < last; from += kWord, to += kWord) {
@@ -40,6 +76,8 @@ void CopyPayload(char* to, const char* from, size_t size) {
     }
     reinterpret_cast<UnalignedWord*>(to_last)->value =
         reinterpret_cast<const UnalignedWord*>(last)->value;
+  } else {
+    CopySkewed(to, from, size);
   }
 }
 
@@ -56,14 +94,14 @@ void CopyPayload(char* to, const char* from, size_t size) {
   if (data == nullptr) return RaiseNullData(size);
   // The NUL counted with the head: the size then saturates (and the
   // allocator refuses it) with a single overflow test.
-  void* mem =
-      AllocateBodyWithTrailing(sizeof(BytesObj) + 1, alignof(BytesObj), size, 1, object_index);
+  void* mem = AllocateBodyWithTrailing(sizeof(BytesObj) + 1 + kSkew, alignof(BytesObj), size, 1,
+                                       object_index);
   if (mem == nullptr) return -1;
   // Default-initialised: every field is written below, and zeroing first
   // would be a call to memset at -Os.
   BytesObj* obj = new (mem) BytesObj;
   InitObjectHeader(&obj->header, object_index, DeleterOf<BytesObj>());
-  char* text = TrailingOf<char>(obj);
+  char* text = TrailingOf<char>(obj) + (reinterpret_cast<uintptr_t>(data) & kSkew);
   // Copied before *out is written: the bytes may lie inside it.
   CopyPayload(text, data, size);
   text[size] = '\0';

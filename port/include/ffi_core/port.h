@@ -23,6 +23,12 @@
 namespace ffi_core {
 namespace port {
 
+// ---- the processor ----
+// Every port defines in its <ffi_core/port_cpu.h> (included below):
+//   constexpr bool kUnalignedAccess;
+// true when a word load or store at any address is one instruction, so core
+// may copy bytes a word at a time from any address (ARMv6-M faults instead).
+
 // ---- reference counts on TVMFFIObject::combined_ref_count ----
 // Strong count in the low 32 bits, weak count in the high 32 bits. Ports may
 // update the two halves separately (32-bit targets have no 64-bit atomics),
@@ -117,9 +123,11 @@ void Log(const char* message);
 }  // namespace port
 }  // namespace ffi_core
 
-// The port's inline reference counts and claim flags, context lookup and heap.
+// The port's processor facts, inline reference counts and claim flags,
+// context lookup and heap.
 #include <ffi_core/port_atomics.h>
 #include <ffi_core/port_context.h>
+#include <ffi_core/port_cpu.h>
 #include <ffi_core/port_heap.h>
 
 #endif  // FFI_CORE_PORT_H_
