@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "calling_context.h"
+#include "error_kind_names.h"
 
 namespace ffi_core {
 namespace {
@@ -207,6 +208,12 @@ PooledError* ClaimError(CallingContext& ctx) {
     // Pool empty: free our pending error first (it is being replaced anyway).
     ctx.SetPending(nullptr);
   }
+  if (e->error.header.deleter != nullptr) {
+    // Claimed before: only the counts changed (ffi-core writes the other
+    // header and cell fields of a pooled error nowhere else).
+    e->error.header.combined_ref_count = kRefCountBothOne;
+    return e;
+  }
   InitObjectHeader(&e->error.header, kTVMFFIError, &PooledErrorDeleter);
   e->error.cell.backtrace = TVMFFIByteArray{"", 0};
   e->error.cell.update_backtrace = &IgnoreBacktraceUpdate;
@@ -264,8 +271,7 @@ Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message) {
   PooledError* e = ClaimError(ctx);
   if (e == nullptr) return Status(kind);
   // A known kind: its static name, no copy.
-  const char* name = ErrorKindName(kind);
-  e->error.cell.kind = TVMFFIByteArray{name, std::strlen(name)};
+  e->error.cell.kind = ErrorKindNameBytes(kind);
   size_t len = 0;
   e->message[0] = '\0';
   bool whole = true;
