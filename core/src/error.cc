@@ -81,6 +81,10 @@ size_t EndText(char* buf, size_t cap, const char* at) {
 // byte loop: their reads past a text's end would trip ASan).
 constexpr bool kCopyWords = sizeof(void*) == 4 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 
+// Masks setting the bytes before a text in its first word (a load, where
+// shifting takes four instructions).
+constexpr uint32_t kBytesBefore[4] = {0, 0xFFu, 0xFFFFu, 0xFFFFFFu};
+
 uint32_t LoadWord(const uint32_t* p) {
   uint32_t w;
   std::memcpy(&w, __builtin_assume_aligned(p, 4), sizeof(w));
@@ -95,12 +99,12 @@ uint32_t LoadWord(const uint32_t* p) {
 // went, or NULL when a word would reach `last` (past buf: at least one word
 // fits), and the caller then copies bytewise from buf, so capacities are
 // exactly as for the byte copy.
-char* CopyWords(char* buf, const char* last, const char* text) {
+[[gnu::always_inline]] inline char* CopyWords(char* buf, const char* last, const char* text) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(text);
   const uint32_t* from = reinterpret_cast<const uint32_t*>(at & ~uintptr_t{3});
   char* to = buf;
   // The bytes before the text read as non-zero: they do not end it.
-  uint32_t word = LoadWord(from) | ((1u << (at & 3u) * 8u) - 1u);
+  uint32_t word = LoadWord(from) | kBytesBefore[at & 3u];
   do {
     std::memcpy(__builtin_assume_aligned(to, 4), &word, sizeof(word));
     // A zero byte sets its top bit here; the lowest set bit is the first
@@ -119,7 +123,14 @@ char* CopyWords(char* buf, const char* last, const char* text) {
 
 // Copies a NUL-terminated text into a buffer of capacity cap and points
 // *out at it, cut with the marker when it does not fit.
-void CopyText(TVMFFIByteArray* out, char* buf, size_t cap, const char* text) {
+void CopyTextBytes(TVMFFIByteArray* out, char* buf, size_t cap, const char* text) {
+  *out = TVMFFIByteArray{buf, EndText(buf, cap, CopyCStr(buf, buf + cap, text))};
+}
+
+// CopyTextBytes, by whole words where they fit. Inline: the call would
+// cost a raise more than the copy of a short text saves.
+[[gnu::always_inline]] inline void CopyText(TVMFFIByteArray* out, char* buf, size_t cap,
+                                            const char* text) {
   if constexpr (kCopyWords) {
     if (const char* at = CopyWords(buf, buf + (cap & ~size_t{3}), text)) {
       const char* data = buf + (reinterpret_cast<uintptr_t>(text) & 3u);
@@ -127,7 +138,7 @@ void CopyText(TVMFFIByteArray* out, char* buf, size_t cap, const char* text) {
       return;
     }
   }
-  *out = TVMFFIByteArray{buf, EndText(buf, cap, CopyCStr(buf, buf + cap, text))};
+  CopyTextBytes(out, buf, cap, text);
 }
 
 // Copies a byte array and its terminator; empty arrays may have NULL data.
@@ -175,9 +186,10 @@ ErrorObj g_exhausted = {{kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
                          nullptr}};
 
 PooledError* ClaimFromPool() {
-  for (PooledError& e : g_pool) {
-    if (port::FlagTryClaim(&e.taken)) return &e;
-  }
+  PooledError* e = g_pool;
+  do {
+    if (port::FlagTryClaim(&e->taken)) return e;
+  } while (++e != g_pool + FFI_CORE_ERROR_POOL_SIZE);
   return nullptr;
 }
 
