@@ -107,12 +107,14 @@ uint32_t LoadWord(const uint32_t* p) {
   uint32_t word = LoadWord(from) | kBytesBefore[at & 3u];
   do {
     std::memcpy(__builtin_assume_aligned(to, 4), &word, sizeof(word));
-    // A zero byte sets its top bit here; the lowest set bit is the first
-    // zero byte (a false one can only follow a real one).
-    const uint32_t zeros = (word - 0x01010101u) & ~word & 0x80808080u;
-    if (zeros != 0) {
-      // The lowest set bit's byte index, by a multiply (no CLZ on ARMv6-M).
-      return to + (((zeros & (0u - zeros)) >> 7) * 0x00010203u >> 24);
+    // Non-zero when a byte is zero. Then the first zero byte (the lowest:
+    // little-endian) is found by tests, not from this mask: keeping the
+    // mask for after the loop would cost ARMv6-M a register it lacks.
+    if (((word - 0x01010101u) & ~word & 0x80808080u) != 0) {
+      if ((word & 0xFFu) == 0) return to;
+      if ((word & 0xFF00u) == 0) return to + 1;
+      if ((word & 0xFF0000u) == 0) return to + 2;
+      return to + 3;
     }
     to += sizeof(word);
     // No zero byte: the text goes on into the next word.
