@@ -91,54 +91,54 @@ uint32_t LoadWord(const uint32_t* p) {
   return w;
 }
 
-// Copies a text in whole aligned words to the word-aligned `buf`, at the
-// offset its own address has in a word, so every load and store is one
-// aligned word (no unaligned stores on ARMv6-M, no shifting). Reading the
-// rest of the word past the terminator is safe: an aligned load cannot
-// fault while one of its bytes is the text's. Returns where the terminator
-// went, or NULL when a word would reach `last` (past buf: at least one word
-// fits), and the caller then copies bytewise from buf, so capacities are
-// exactly as for the byte copy.
-[[gnu::always_inline]] inline char* CopyWords(char* buf, const char* last, const char* text) {
-  const uintptr_t at = reinterpret_cast<uintptr_t>(text);
-  const uint32_t* from = reinterpret_cast<const uint32_t*>(at & ~uintptr_t{3});
-  char* to = buf;
-  // The bytes before the text read as non-zero: they do not end it.
-  uint32_t word = LoadWord(from) | kBytesBefore[at & 3u];
-  do {
-    std::memcpy(__builtin_assume_aligned(to, 4), &word, sizeof(word));
-    // Non-zero when a byte is zero. Then the first zero byte (the lowest:
-    // little-endian) is found by tests, not from this mask: keeping the
-    // mask for after the loop would cost ARMv6-M a register it lacks.
-    if (((word - 0x01010101u) & ~word & 0x80808080u) != 0) {
-      if ((word & 0xFFu) == 0) return to;
-      if ((word & 0xFF00u) == 0) return to + 1;
-      if ((word & 0xFF0000u) == 0) return to + 2;
-      return to + 3;
-    }
-    to += sizeof(word);
-    // No zero byte: the text goes on into the next word.
-    word = LoadWord(++from);
-  } while (to != last);
-  return nullptr;
-}
-
 // Copies a NUL-terminated text into a buffer of capacity cap and points
 // *out at it, cut with the marker when it does not fit.
 void CopyTextBytes(TVMFFIByteArray* out, char* buf, size_t cap, const char* text) {
   *out = TVMFFIByteArray{buf, EndText(buf, cap, CopyCStr(buf, buf + cap, text))};
 }
 
-// CopyTextBytes, by whole words where they fit. Inline: the call would
-// cost a raise more than the copy of a short text saves.
+// CopyTextBytes, in whole aligned words where they fit: the text goes to
+// the word-aligned `buf` at the offset its own address has in a word, so
+// every load and store is one aligned word (no unaligned stores on ARMv6-M,
+// no shifting). Reading the rest of the word past the terminator is safe:
+// an aligned load cannot fault while one of its bytes is the text's. When a
+// word would reach past the last whole word of buf, the bytewise copy
+// starts again from buf, so capacities are exactly as for it. Inline: the
+// call would cost a raise more than the copy of a short text saves.
 [[gnu::always_inline]] inline void CopyText(TVMFFIByteArray* out, char* buf, size_t cap,
                                             const char* text) {
   if constexpr (kCopyWords) {
-    if (const char* at = CopyWords(buf, buf + (cap & ~size_t{3}), text)) {
-      const char* data = buf + (reinterpret_cast<uintptr_t>(text) & 3u);
-      *out = TVMFFIByteArray{data, static_cast<size_t>(at - data)};
-      return;
-    }
+    const size_t words = cap & ~size_t{3};
+    const uintptr_t lag = reinterpret_cast<uintptr_t>(text) & 3u;
+    const uint32_t* from =
+        reinterpret_cast<const uint32_t*>(reinterpret_cast<uintptr_t>(text) - lag);
+    char* to = buf;
+    // The bytes before the text read as non-zero: they do not end it.
+    uint32_t word = LoadWord(from) | kBytesBefore[lag];
+    do {
+      std::memcpy(__builtin_assume_aligned(to, 4), &word, sizeof(word));
+      // Non-zero when a byte is zero. Then the first zero byte (the lowest:
+      // little-endian) is found by tests, not from this mask: keeping the
+      // mask for after the loop would cost ARMv6-M a register it lacks.
+      if (((word - 0x01010101u) & ~word & 0x80808080u) != 0) {
+        if ((word & 0xFFu) == 0) {
+        } else if ((word & 0xFF00u) == 0) {
+          to += 1;
+        } else if ((word & 0xFF0000u) == 0) {
+          to += 2;
+        } else {
+          to += 3;
+        }
+        *out = TVMFFIByteArray{buf + lag, static_cast<size_t>(to - (buf + lag))};
+        return;
+      }
+      to += sizeof(word);
+      // No zero byte: the text goes on into the next word.
+      word = LoadWord(++from);
+    } while (to != buf + words);
+    // The text, found again from where the loop stopped: keeping it would
+    // cost ARMv6-M a register in the loop.
+    text = reinterpret_cast<const char*>(from) - words + lag;
   }
   CopyTextBytes(out, buf, cap, text);
 }
@@ -156,7 +156,7 @@ void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) 
 // One entry of the pool shared by every calling context. The flag, not the
 // reference count, says whether the entry is taken: the count reaches zero
 // before the deleter has finished reading the header. The texts are
-// word-aligned for CopyWords.
+// word-aligned for CopyText.
 struct PooledError {
   ErrorObj error;
   alignas(4) char kind[FFI_CORE_ERROR_KIND_CAPACITY];
