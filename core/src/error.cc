@@ -85,6 +85,7 @@ constexpr bool kCopyWords = sizeof(void*) == 4 && __BYTE_ORDER__ == __ORDER_LITT
 // shifting takes four instructions).
 constexpr uint32_t kBytesBefore[4] = {0, 0xFFu, 0xFFFFu, 0xFFFFFFu};
 
+// One aligned word (memcpy: the text's bytes may be of any type).
 uint32_t LoadWord(const uint32_t* p) {
   uint32_t w;
   std::memcpy(&w, __builtin_assume_aligned(p, 4), sizeof(w));
@@ -121,13 +122,12 @@ void CopyTextBytes(TVMFFIByteArray* out, char* buf, size_t cap, const char* text
       // little-endian) is found by tests, not from this mask: keeping the
       // mask for after the loop would cost ARMv6-M a register it lacks.
       if (((word - 0x01010101u) & ~word & 0x80808080u) != 0) {
-        if ((word & 0xFFu) == 0) {
-        } else if ((word & 0xFF00u) == 0) {
-          to += 1;
-        } else if ((word & 0xFF0000u) == 0) {
-          to += 2;
-        } else {
-          to += 3;
+        if ((word & 0xFFu) != 0) {
+          if ((word & 0xFF00u) == 0) {
+            to += 1;
+          } else {
+            to += (word & 0xFF0000u) == 0 ? 2 : 3;
+          }
         }
         *out = TVMFFIByteArray{buf + lag, static_cast<size_t>(to - (buf + lag))};
         return;
