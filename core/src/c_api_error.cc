@@ -43,7 +43,7 @@ void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
 }
 
 void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
-  RaiseErrorNamed(kind, &message, 1);
+  RaiseErrorNamed(kind, message);
 }
 
 void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_parts,

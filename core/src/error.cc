@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "calling_context.h"
+#include "error_kind_names.h"
 
 namespace ffi_core {
 namespace {
@@ -76,6 +77,72 @@ size_t EndText(char* buf, size_t cap, const char* at) {
   return cap - 1;
 }
 
+// 32-bit little-endian targets copy texts a word at a time (hosts keep the
+// byte loop: their reads past a text's end would trip ASan).
+constexpr bool kCopyWords = sizeof(void*) == 4 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
+// Masks setting the bytes before a text in its first word (a load, where
+// shifting takes four instructions).
+constexpr uint32_t kBytesBefore[4] = {0, 0xFFu, 0xFFFFu, 0xFFFFFFu};
+
+// One aligned word (memcpy: the text's bytes may be of any type).
+uint32_t LoadWord(const uint32_t* p) {
+  uint32_t w;
+  std::memcpy(&w, __builtin_assume_aligned(p, 4), sizeof(w));
+  return w;
+}
+
+// Copies a NUL-terminated text into a buffer of capacity cap and points
+// *out at it, cut with the marker when it does not fit.
+void CopyTextBytes(TVMFFIByteArray* out, char* buf, size_t cap, const char* text) {
+  *out = TVMFFIByteArray{buf, EndText(buf, cap, CopyCStr(buf, buf + cap, text))};
+}
+
+// CopyTextBytes, in whole aligned words where they fit: the text goes to
+// the word-aligned `buf` at the offset its own address has in a word, so
+// every load and store is one aligned word (no unaligned stores on ARMv6-M,
+// no shifting). Reading the rest of the word past the terminator is safe:
+// an aligned load cannot fault while one of its bytes is the text's. When a
+// word would reach past the last whole word of buf, the bytewise copy
+// starts again from buf, so capacities are exactly as for it. Inline: the
+// call would cost a raise more than the copy of a short text saves.
+[[gnu::always_inline]] inline void CopyText(TVMFFIByteArray* out, char* buf, size_t cap,
+                                            const char* text) {
+  if constexpr (kCopyWords) {
+    const size_t words = cap & ~size_t{3};
+    const uintptr_t lag = reinterpret_cast<uintptr_t>(text) & 3u;
+    const uint32_t* from =
+        reinterpret_cast<const uint32_t*>(reinterpret_cast<uintptr_t>(text) - lag);
+    char* to = buf;
+    // The bytes before the text read as non-zero: they do not end it.
+    uint32_t word = LoadWord(from) | kBytesBefore[lag];
+    do {
+      std::memcpy(__builtin_assume_aligned(to, 4), &word, sizeof(word));
+      // Non-zero when a byte is zero. Then the first zero byte (the lowest:
+      // little-endian) is found by tests, not from this mask: keeping the
+      // mask for after the loop would cost ARMv6-M a register it lacks.
+      if (((word - 0x01010101u) & ~word & 0x80808080u) != 0) {
+        if ((word & 0xFFu) != 0) {
+          if ((word & 0xFF00u) == 0) {
+            to += 1;
+          } else {
+            to += (word & 0xFF0000u) == 0 ? 2 : 3;
+          }
+        }
+        *out = TVMFFIByteArray{buf + lag, static_cast<size_t>(to - (buf + lag))};
+        return;
+      }
+      to += sizeof(word);
+      // No zero byte: the text goes on into the next word.
+      word = LoadWord(++from);
+    } while (to != buf + words);
+    // The text, found again from where the loop stopped: keeping it would
+    // cost ARMv6-M a register in the loop.
+    text = reinterpret_cast<const char*>(from) - words + lag;
+  }
+  CopyTextBytes(out, buf, cap, text);
+}
+
 // Copies a byte array and its terminator; empty arrays may have NULL data.
 void CopyBytes(char* dst, const TVMFFIByteArray& src) {
   if (src.size != 0) std::memcpy(dst, src.data, src.size);
@@ -88,13 +155,16 @@ void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) 
 
 // One entry of the pool shared by every calling context. The flag, not the
 // reference count, says whether the entry is taken: the count reaches zero
-// before the deleter has finished reading the header.
+// before the deleter has finished reading the header. The texts are
+// word-aligned for CopyText.
 struct PooledError {
   ErrorObj error;
-  char kind[FFI_CORE_ERROR_KIND_CAPACITY];
-  char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
+  alignas(4) char kind[FFI_CORE_ERROR_KIND_CAPACITY];
+  alignas(4) char message[FFI_CORE_ERROR_MESSAGE_CAPACITY];
   uint32_t taken;
 };
+static_assert(FFI_CORE_ERROR_KIND_CAPACITY >= 4 && FFI_CORE_ERROR_MESSAGE_CAPACITY >= 4,
+              "an error's kind and message buffers hold at least one word");
 PooledError g_pool[FFI_CORE_ERROR_POOL_SIZE];
 
 // Runs on whichever context drops the last reference; releasing the flag is
@@ -118,9 +188,10 @@ ErrorObj g_exhausted = {{kRefCountBothOne, kTVMFFIError, 0, {nullptr}},
                          nullptr}};
 
 PooledError* ClaimFromPool() {
-  for (PooledError& e : g_pool) {
-    if (port::FlagTryClaim(&e.taken)) return &e;
-  }
+  PooledError* e = g_pool;
+  do {
+    if (port::FlagTryClaim(&e->taken)) return e;
+  } while (++e != g_pool + FFI_CORE_ERROR_POOL_SIZE);
   return nullptr;
 }
 
@@ -136,47 +207,38 @@ ErrorKind KnownKindOf(const TVMFFIObject* error) {
   return ErrorKind::kOk;
 }
 
-// Claims a pooled error and gives it its header and kind: with no `kind`
-// text, the static name of `code`; with one, a copy of it. NULL when every
-// pooled error is held: the static exhausted error is then pending.
-// Raising then writes the message into place and calls FinishRaise. No
-// writer callback; plain inline, so a size-optimised firmware keeps one copy
-// of the slot logic and an optimised host build inlines it into each raise.
-inline PooledError* BeginRaise(CallingContext& ctx, ErrorKind code, const char* kind) {
-  PooledError* e = ClaimFromPool();
-  if (e == nullptr && ctx.has_pending()) {
+// Claims a pooled error and gives it its header and every cell field but
+// the kind and the message. NULL when every pooled error is held: the
+// static exhausted error is then pending. Raising then writes the kind and
+// the message and makes the error pending.
+PooledError* ClaimError(CallingContext& ctx) {
+  PooledError* e;
+  while ((e = ClaimFromPool()) == nullptr) {
+    if (!ctx.has_pending()) {
+      ObjectIncRef(&g_exhausted.header);
+      ctx.SetPending(&g_exhausted.header);
+      return nullptr;
+    }
     // Pool empty: free our pending error first (it is being replaced anyway).
     ctx.SetPending(nullptr);
-    e = ClaimFromPool();
   }
-  if (e == nullptr) {
-    ObjectIncRef(&g_exhausted.header);
-    ctx.SetPending(&g_exhausted.header);
-    return nullptr;
+  if (e->error.header.deleter != nullptr) {
+    // Claimed before: only the counts changed (ffi-core writes the other
+    // header and cell fields of a pooled error nowhere else).
+    e->error.header.combined_ref_count = kRefCountBothOne;
+    return e;
   }
   InitObjectHeader(&e->error.header, kTVMFFIError, &PooledErrorDeleter);
-  if (kind == nullptr) {
-    // A known kind: its static name, no copy.
-    kind = ErrorKindName(code);
-    e->error.cell.kind = TVMFFIByteArray{kind, std::strlen(kind)};
-  } else {
-    const char* const at = CopyCStr(e->kind, e->kind + sizeof(e->kind), kind);
-    e->error.cell.kind = TVMFFIByteArray{e->kind, EndText(e->kind, sizeof(e->kind), at)};
-  }
-  e->message[0] = '\0';
-  return e;
-}
-
-// Completes a raise once the message is in place, ended where CopyCStr
-// ended it (NULL: cut short), and makes the error pending.
-inline void FinishRaise(CallingContext& ctx, PooledError* e, const char* message_end) {
-  e->error.cell.message =
-      TVMFFIByteArray{e->message, EndText(e->message, sizeof(e->message), message_end)};
   e->error.cell.backtrace = TVMFFIByteArray{"", 0};
   e->error.cell.update_backtrace = &IgnoreBacktraceUpdate;
   e->error.cell.cause_chain = nullptr;
   e->error.cell.extra_context = nullptr;
-  ctx.SetPending(&e->error.header);
+  return e;
+}
+
+// The text a named raise copies for its kind: with no name, RuntimeError's.
+const char* NamedKind(const char* kind) {
+  return kind != nullptr ? kind : ErrorKindName(ErrorKind::kRuntimeError);
 }
 
 // *v / 10, returning *v % 10, by shift and subtract: a 64-bit division
@@ -220,30 +282,47 @@ bool MessagePart::AppendTo(char* buf, size_t cap, size_t* len) const {
 
 Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message) {
   CallingContext& ctx = CallingContext::Current();
-  PooledError* e = BeginRaise(ctx, kind, nullptr);
+  PooledError* e = ClaimError(ctx);
   if (e == nullptr) return Status(kind);
+  // A known kind: its static name, no copy.
+  e->error.cell.kind = ErrorKindNameBytes(kind);
   size_t len = 0;
+  e->message[0] = '\0';
   bool whole = true;
   for (const MessagePart& part : message) {
     whole = part.AppendTo(e->message, sizeof(e->message), &len);
     if (!whole) break;
   }
-  FinishRaise(ctx, e, whole ? e->message + len : nullptr);
+  e->error.cell.message = TVMFFIByteArray{
+      e->message, EndText(e->message, sizeof(e->message), whole ? e->message + len : nullptr)};
+  ctx.SetPending(&e->error.header);
   return Status(kind);
+}
+
+void RaiseErrorNamed(const char* kind, const char* message) {
+  CallingContext& ctx = CallingContext::Current();
+  PooledError* e = ClaimError(ctx);
+  if (e == nullptr) return;
+  CopyText(&e->error.cell.kind, e->kind, sizeof(e->kind), NamedKind(kind));
+  CopyText(&e->error.cell.message, e->message, sizeof(e->message),
+           message != nullptr ? message : "");
+  ctx.SetPending(&e->error.header);
 }
 
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts) {
   CallingContext& ctx = CallingContext::Current();
-  // No name: a RuntimeError, by its static name; else the name's own text.
-  PooledError* e = BeginRaise(ctx, ErrorKind::kRuntimeError, kind);
+  PooledError* e = ClaimError(ctx);
   if (e == nullptr) return;
+  CopyText(&e->error.cell.kind, e->kind, sizeof(e->kind), NamedKind(kind));
   char* at = e->message;
   char* const end = e->message + sizeof(e->message);
+  *at = '\0';
   // NULL parts are skipped.
   for (size_t i = 0; i < num_parts && at != nullptr; ++i) {
     if (parts[i] != nullptr) at = CopyCStr(at, end, parts[i]);
   }
-  FinishRaise(ctx, e, at);
+  e->error.cell.message = TVMFFIByteArray{e->message, EndText(e->message, sizeof(e->message), at)};
+  ctx.SetPending(&e->error.header);
 }
 
 Status detail::FailureOrInternalError(Status status) {

@@ -174,3 +174,42 @@ TEST_CASE("a NULL kind or message does not crash") {
   CHECK(t.message.empty());
   TVMFFIErrorMoveFromRaised(nullptr);
 }
+
+namespace {
+
+// Raises a text of n bytes placed at offset `at` of a word-aligned buffer,
+// with non-zero bytes around it, and checks what comes back.
+void CheckTextAt(bool as_kind, size_t at, size_t n) {
+  alignas(4) char src[FFI_CORE_ERROR_MESSAGE_CAPACITY + 16];
+  std::memset(src, '#', sizeof(src));
+  for (size_t i = 0; i < n; ++i) src[at + i] = static_cast<char>('a' + (at + i) % 26);
+  src[at + n] = '\0';
+  const char* text = src + at;
+  if (as_kind) {
+    TVMFFIErrorSetRaisedFromCStr(text, "m");
+  } else {
+    TVMFFIErrorSetRaisedFromCStr("ValueError", text);
+  }
+  TakenError t = TakeError();
+  const std::string_view got = as_kind ? t.kind : t.message;
+  const size_t cap = as_kind ? FFI_CORE_ERROR_KIND_CAPACITY : FFI_CORE_ERROR_MESSAGE_CAPACITY;
+  CHECK(got.data()[got.size()] == '\0');
+  if (n < cap) {
+    CHECK(got == std::string_view(text, n));
+  } else {
+    const std::string_view marker = FFI_CORE_TRUNCATION_MARKER;
+    CHECK(got.size() == cap - 1);
+    CHECK(got.substr(0, got.size() - marker.size()) ==
+          std::string_view(text, cap - 1 - marker.size()));
+    CHECK(got.substr(got.size() - marker.size()) == marker);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("kinds and messages of every length and alignment come back exact") {
+  for (size_t at = 0; at < 4; ++at) {
+    for (size_t n = 0; n <= FFI_CORE_ERROR_KIND_CAPACITY + 4; ++n) CheckTextAt(true, at, n);
+    for (size_t n = 0; n <= FFI_CORE_ERROR_MESSAGE_CAPACITY + 4; ++n) CheckTextAt(false, at, n);
+  }
+}

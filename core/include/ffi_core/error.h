@@ -48,7 +48,11 @@ class MessagePart {
 // Raises an error of a known kind into the calling context's slot, replacing (and
 // releasing) any pending one. Returns the matching failed Status.
 Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message);
-// Raises with a free-form kind name, as TVMFFIErrorSetRaisedFromCStr does.
+// Raises with a free-form kind name (NULL: RuntimeError), as
+// TVMFFIErrorSetRaisedFromCStr does; a NULL message is empty.
+void RaiseErrorNamed(const char* kind, const char* message);
+// The same with the message in parts, as TVMFFIErrorSetRaisedFromCStrParts
+// does; NULL parts are skipped.
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts);
 
 // A ref-counted error object of any origin (ffi-core's slot, the heap, or
