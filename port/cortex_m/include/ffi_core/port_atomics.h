@@ -29,7 +29,26 @@ struct ExclusiveWordOps {
   // A new reference is made from an existing one, which already orders it.
   static void Increment(Word* w) { __atomic_fetch_add(w, 1u, __ATOMIC_RELAXED); }
 
-  static uint32_t DecrementRelease(Word* w) { return __atomic_fetch_sub(w, 1u, __ATOMIC_RELEASE); }
+  // The loop written out: GCC's lowering of __atomic_fetch_sub copies the
+  // address to another register first, an instruction on every release.
+  // Low registers, so the 16-bit SUBS and CMP also assemble for ARMv8-M
+  // Baseline (M23).
+  static uint32_t DecrementRelease(Word* w) {
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    uint32_t old;
+    uint32_t decremented;
+    uint32_t failed;
+    __asm__ volatile(
+        "1: ldrex %0, [%3]\n"
+        "   subs %1, %0, #1\n"
+        "   strex %2, %1, [%3]\n"
+        "   cmp %2, #0\n"
+        "   bne 1b"
+        : "=&l"(old), "=&l"(decremented), "=&l"(failed)
+        : "l"(w)
+        : "cc", "memory");
+    return old;
+  }
 
   static bool IncrementIfNonZero(Word* w) {
     uint32_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
