@@ -29,45 +29,34 @@ constexpr size_t kWord = sizeof(uintptr_t);
 // its source's offset within a word (up to kSkew bytes later), so that
 // both sides then move whole aligned words.
 constexpr size_t kSkew = kWord < 8 && !port::kUnalignedAccess ? kWord - 1 : 0;
-static_assert(kSkew == 0 || kWord == 4, "the skewed copy moves 4-byte words");
 
-// The skewed copy, for size > kWord (4): up to three bytes to the first
-// word boundary, whole words, then up to three bytes. Out of line, with
-// registers to itself (ARMv6-M has eight), and no loop for the odd bytes.
-[[gnu::noinline]] void CopySkewed(char* to, const char* from, size_t size) {
-  const size_t head = (0 - reinterpret_cast<uintptr_t>(from)) & 3;
-  size -= head;  // still at least one word
-  if (head & 2) {
-    to[0] = from[0];
-    to[1] = from[1];
-    to += 2;
-    from += 2;
-  }
-  if (head & 1) *to++ = *from++;
-  const char* const stop = from + (size & ~size_t{3});
+// The skewed copy: whole aligned words covering [from, from + size). The
+// bytes around the source in its first and last words are read too (an
+// aligned load cannot fault while one of its bytes is the source's) and
+// land in the kSkew bytes reserved before the payload and after its end.
+// `dst` is the word the payload starts in. Out of line, with registers to
+// itself (ARMv6-M has eight).
+[[gnu::noinline]] void CopySkewed(AlignedWord* dst, const char* from, size_t size) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(from);
+  const AlignedWord* src = reinterpret_cast<const AlignedWord*>(at & ~uintptr_t{kWord - 1});
+  const AlignedWord* const stop =
+      reinterpret_cast<const AlignedWord*>((at + size + kWord - 1) & ~uintptr_t{kWord - 1});
   do {
-    *reinterpret_cast<AlignedWord*>(to) = *reinterpret_cast<const AlignedWord*>(from);
-    from += 4;
-    to += 4;
-  } while (from != stop);
-  if (size & 2) {
-    to[0] = from[0];
-    to[1] = from[1];
-    to += 2;
-    from += 2;
-  }
-  if (size & 1) *to = *from;
+    *dst++ = *src++;
+    // Keeps the two pointers apart: folded into one index with an offset,
+    // the loop takes more instructions a word on ARMv6-M.
+    __asm__("" : "+l"(dst), "+l"(src));
+  } while (src != stop);
 }
 
-// Copies size >= kWord bytes to `to`, which is word-aligned or, with a
-// skew, at `from`'s offset within a word. Object payloads are short:
+// Copies size >= kWord bytes to the word-aligned `to`. Object payloads are short:
 // inline, whole words beat the call to memcpy and its dispatch
 // (newlib-nano's is a byte loop on ARMv6-M). Where words are 8 bytes
 // (hosts) the C library's memcpy is vectorised and wins instead.
 void CopyPayload(char* to, const char* from, size_t size) {
   if constexpr (kWord >= 8) {
     std::memcpy(to, from, size);
-  } else if constexpr (kSkew == 0) {
+  } else {
     // Aligned words, then one overlapping word.
     const char* const last = from + (size - kWord);
     char* const to_last = to + (size - kWord);
@@ -76,8 +65,6 @@ void CopyPayload(char* to, const char* from, size_t size) {
     }
     reinterpret_cast<UnalignedWord*>(to_last)->value =
         reinterpret_cast<const UnalignedWord*>(last)->value;
-  } else {
-    CopySkewed(to, from, size);
   }
 }
 
@@ -94,16 +81,21 @@ void CopyPayload(char* to, const char* from, size_t size) {
   if (data == nullptr) return RaiseNullData(size);
   // The NUL counted with the head: the size then saturates (and the
   // allocator refuses it) with a single overflow test.
-  void* mem = AllocateBodyWithTrailing(sizeof(BytesObj) + 1 + kSkew, alignof(BytesObj), size, 1,
+  void* mem = AllocateBodyWithTrailing(sizeof(BytesObj) + 1 + 2 * kSkew, alignof(BytesObj), size, 1,
                                        object_index);
   if (mem == nullptr) return -1;
   // Default-initialised: every field is written below, and zeroing first
   // would be a call to memset at -Os.
   BytesObj* obj = new (mem) BytesObj;
   InitObjectHeader(&obj->header, object_index, DeleterOf<BytesObj>());
-  char* text = TrailingOf<char>(obj) + (reinterpret_cast<uintptr_t>(data) & kSkew);
+  AlignedWord* const words = TrailingOf<AlignedWord>(obj);
+  char* const text = reinterpret_cast<char*>(words) + (reinterpret_cast<uintptr_t>(data) & kSkew);
   // Copied before *out is written: the bytes may lie inside it.
-  CopyPayload(text, data, size);
+  if constexpr (kSkew != 0) {
+    CopySkewed(words, data, size);
+  } else {
+    CopyPayload(text, data, size);
+  }
   text[size] = '\0';
   obj->bytes = TVMFFIByteArray{text, size};
   // Fields written one by one: a zero-initialized TVMFFIAny becomes a call
