@@ -85,13 +85,6 @@ constexpr bool kCopyWords = sizeof(void*) == 4 && __BYTE_ORDER__ == __ORDER_LITT
 // shifting takes four instructions).
 constexpr uint32_t kBytesBefore[4] = {0, 0xFFu, 0xFFFFu, 0xFFFFFFu};
 
-// One aligned word (memcpy: the text's bytes may be of any type).
-uint32_t LoadWord(const uint32_t* p) {
-  uint32_t w;
-  std::memcpy(&w, __builtin_assume_aligned(p, 4), sizeof(w));
-  return w;
-}
-
 // Copies a NUL-terminated text into a buffer of capacity cap and points
 // *out at it, cut with the marker when it does not fit.
 void CopyTextBytes(TVMFFIByteArray* out, char* buf, size_t cap, const char* text) {
@@ -109,13 +102,19 @@ void CopyTextBytes(TVMFFIByteArray* out, char* buf, size_t cap, const char* text
 [[gnu::always_inline]] inline void CopyText(TVMFFIByteArray* out, char* buf, size_t cap,
                                             const char* text) {
   if constexpr (kCopyWords) {
+    // One aligned word (memcpy: the text's bytes may be of any type).
+    const auto load_word = [](const uint32_t* p) {
+      uint32_t w;
+      std::memcpy(&w, __builtin_assume_aligned(p, 4), sizeof(w));
+      return w;
+    };
     const size_t words = cap & ~size_t{3};
     const uintptr_t lag = reinterpret_cast<uintptr_t>(text) & 3u;
     const uint32_t* from =
         reinterpret_cast<const uint32_t*>(reinterpret_cast<uintptr_t>(text) - lag);
     char* to = buf;
     // The bytes before the text read as non-zero: they do not end it.
-    uint32_t word = LoadWord(from) | kBytesBefore[lag];
+    uint32_t word = load_word(from) | kBytesBefore[lag];
     do {
       std::memcpy(__builtin_assume_aligned(to, 4), &word, sizeof(word));
       // Non-zero when a byte is zero. Then the first zero byte (the lowest:
@@ -134,7 +133,7 @@ void CopyTextBytes(TVMFFIByteArray* out, char* buf, size_t cap, const char* text
       }
       to += sizeof(word);
       // No zero byte: the text goes on into the next word.
-      word = LoadWord(++from);
+      word = load_word(++from);
     } while (to != buf + words);
     // The text, found again from where the loop stopped: keeping it would
     // cost ARMv6-M a register in the loop.

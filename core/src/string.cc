@@ -35,17 +35,19 @@ constexpr size_t kSkew = kWord < 8 && !port::kUnalignedAccess ? kWord - 1 : 0;
 // aligned load cannot fault while one of its bytes is the source's) and
 // land in the kSkew bytes reserved before the payload and after its end.
 // `dst` is the word the payload starts in. Out of line, with registers to
-// itself (ARMv6-M has eight).
-[[gnu::noinline]] void CopySkewed(AlignedWord* dst, const char* from, size_t size) {
+// itself (ARMv6-M has eight); a template, so targets that never skew never
+// compile it.
+template <typename Word>
+[[gnu::noinline]] void CopySkewed(Word* dst, const char* from, size_t size) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(from);
-  const AlignedWord* src = reinterpret_cast<const AlignedWord*>(at & ~uintptr_t{kWord - 1});
-  const AlignedWord* const stop =
-      reinterpret_cast<const AlignedWord*>((at + size + kWord - 1) & ~uintptr_t{kWord - 1});
+  const Word* src = reinterpret_cast<const Word*>(at & ~uintptr_t{sizeof(Word) - 1});
+  const Word* const stop =
+      reinterpret_cast<const Word*>((at + size + sizeof(Word) - 1) & ~uintptr_t{sizeof(Word) - 1});
   do {
     *dst++ = *src++;
     // Keeps the two pointers apart: folded into one index with an offset,
     // the loop takes more instructions a word on ARMv6-M.
-    __asm__("" : "+l"(dst), "+l"(src));
+    __asm__("" : "+r"(dst), "+r"(src));
   } while (src != stop);
 }
 
