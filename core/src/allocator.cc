@@ -82,8 +82,8 @@ void SystemObjectDeleteSpace(void* body) {
 // Bare metal's system heap is absent: say so, briefly (it is flash).
 constexpr char kNoSystemHeap[] = "system heap exhausted or absent (see ffi_core::SetAllocator)";
 
-// Any allocator, any alignment. Out of line, so the system heap's path in
-// BuiltinAllocate needs no stack frame.
+// Any allocator, any alignment. Out of line, so the system heap's inline
+// path (AllocateSystemObject) needs no stack frame.
 [[gnu::noinline]] void* AllocateBlock(Allocator* a, size_t size, size_t alignment,
                                       int32_t type_index) {
   if (a == nullptr) {

@@ -1,5 +1,5 @@
-// Host port: what core may assume of the processor (port.h). x86-64 loads and
-// stores words at any address.
+// Host port: what core may assume of the processor (port.h). The hosts it
+// runs on (x86-64, AArch64) load and store words at any address.
 #ifndef FFI_CORE_PORT_HOST_PORT_CPU_H_
 #define FFI_CORE_PORT_HOST_PORT_CPU_H_
 
