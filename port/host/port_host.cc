@@ -73,13 +73,12 @@ void ArmRelease() {
 namespace {
 
 // Recursive: GlobalLock nests on every port (TVMFFIHandleInitOnce holds it
-// while its init function looks functions up). An uncontended take or give
-// is one atomic exchange; a thread that finds it held sleeps on a condition
-// variable. g_state: 0 free, 1 held, 2 held and perhaps waited for (the
-// holder then wakes the waiters when it gives it back). The holder's
-// address and depth sit beside it: only a thread writes its own address to
-// g_owner, so a thread reads its own address there exactly when it holds
-// the lock.
+// while its init function looks functions up). An uncontended take is one
+// atomic compare-exchange and a give one atomic exchange; a thread that
+// finds it held sleeps on a condition variable. g_state: 0 free, 1 held, 2 held and perhaps waited
+// for (the holder then wakes the waiters when it gives it back). The holder's address and depth sit
+// beside it: only a thread writes its own address to g_owner, so a thread reads its own address
+// there exactly when it holds the lock.
 std::atomic<uint32_t> g_state{0};
 std::mutex g_wait_mutex;
 std::condition_variable g_wait;
