@@ -32,16 +32,22 @@ void TVMFFIGetVersion(TVMFFIVersion* out_version) {
   *out_version = TVMFFIVersion{TVM_FFI_VERSION_MAJOR, TVM_FFI_VERSION_MINOR, TVM_FFI_VERSION_PATCH};
 }
 
+// The good handle is tested first: Thumb-1 then lays the counting path
+// out ahead of the refusal and returns from it with its own pop.
 int TVMFFIObjectIncRef(TVMFFIObjectHandle obj) {
-  if (obj == nullptr) return NullArgument("TVMFFIObjectIncRef", "obj");
-  ObjectIncRef(static_cast<TVMFFIObject*>(obj));
-  return 0;
+  if (obj != nullptr) {
+    ObjectIncRef(static_cast<TVMFFIObject*>(obj));
+    return 0;
+  }
+  return NullArgument("TVMFFIObjectIncRef", "obj");
 }
 
 int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
-  if (obj == nullptr) return NullArgument("TVMFFIObjectDecRef", "obj");
-  ObjectDecRefInline(static_cast<TVMFFIObject*>(obj));
-  return 0;
+  if (obj != nullptr) {
+    ObjectDecRefInline(static_cast<TVMFFIObject*>(obj));
+    return 0;
+  }
+  return NullArgument("TVMFFIObjectDecRef", "obj");
 }
 
 int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void* handle),
