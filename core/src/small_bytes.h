@@ -13,35 +13,33 @@ namespace ffi_core {
 namespace detail {
 
 // Copies size <= kSmallBytesCapacity bytes (data may be NULL only when size
-// is 0). One by one: a loop or memcpy becomes a library call at -Os (and
-// ARMv6-M has no unaligned word access to inline). Always inlined, as are
-// the writers below: a call would cost as much as the copy.
+// is 0), byte by byte: a loop or memcpy becomes a library call at -Os, and
+// ARMv6-M has no unaligned word access to inline. Two or three compares pick
+// the entry into one run of copies, last byte first; a switch would be a
+// jump table, which ARMv6-M dispatches through a libgcc helper costing more
+// than the copy. Always inlined, as are the writers below: a call would cost
+// as much as the copy.
 [[gnu::always_inline]] inline void CopySmallBytes(const char* data, size_t size, char* to) {
-  switch (size) {
-    case 7:
-      to[6] = data[6];
-      [[fallthrough]];
-    case 6:
+  if (size > 3) {
+    if (size > 5) {
+      if (size == 7) to[6] = data[6];
       to[5] = data[5];
-      [[fallthrough]];
-    case 5:
-      to[4] = data[4];
-      [[fallthrough]];
-    case 4:
-      to[3] = data[3];
-      [[fallthrough]];
-    case 3:
-      to[2] = data[2];
-      [[fallthrough]];
-    case 2:
-      to[1] = data[1];
-      [[fallthrough]];
-    case 1:
-      to[0] = data[0];
-      [[fallthrough]];
-    default:
-      break;
+    } else if (size == 4) {
+      goto copy4;
+    }
+    to[4] = data[4];
+  copy4:
+    to[3] = data[3];
+  } else if (size != 3) {
+    if (size == 2) goto copy2;
+    if (size == 1) goto copy1;
+    return;
   }
+  to[2] = data[2];
+copy2:
+  to[1] = data[1];
+copy1:
+  to[0] = data[0];
 }
 
 // Field by field: a struct copy is a call to memcpy on ARMv6-M at -Os.

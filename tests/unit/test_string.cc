@@ -97,6 +97,25 @@ TEST_CASE("allocation failure while making a string is a MemoryError") {
   CHECK(Contains(t.message, "allocator exhausted"));
 }
 
+TEST_CASE("small payloads of every length and source alignment are copied exactly") {
+  const char source[16] = "ABCDEFGHIJKLMNO";
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t size = 0; size <= 7; ++size) {
+      CAPTURE(offset);
+      CAPTURE(size);
+      const TVMFFIByteArray input{source + offset, size};
+      TVMFFIAny out = NoneAny();
+      REQUIRE(TVMFFIBytesFromByteArray(&input, &out) == 0);
+      CHECK(out.type_index == kTVMFFISmallBytes);
+      CHECK(out.small_str_len == size);
+      // The bytes, then zeros to the end of the value.
+      char expected[8] = {};
+      std::memcpy(expected, source + offset, size);
+      CHECK(std::memcmp(out.v_bytes, expected, sizeof(expected)) == 0);
+    }
+  }
+}
+
 TEST_CASE("object payloads of every short length and source alignment are copied exactly") {
   AllocatorScope scope;
   char source[64];
