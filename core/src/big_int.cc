@@ -82,7 +82,8 @@ TVMFFIByteArray TVMFFIBigIntGetContentByteArray(const TVMFFIAny* value) {
   if (value->type_index == kTVMFFIInt) {
     return TVMFFIByteArray{reinterpret_cast<const char*>(&value->v_int64), sizeof(int64_t)};
   }
-  if (value->type_index == kTVMFFIBigInt) {
+  // A BigInt tag without its object is no BigInt either.
+  if (value->type_index == kTVMFFIBigInt && value->v_obj != nullptr) {
     BigIntObj* obj = reinterpret_cast<BigIntObj*>(value->v_obj);
     return TVMFFIByteArray{reinterpret_cast<const char*>(WordsOf(obj)),
                            obj->size * sizeof(int64_t)};

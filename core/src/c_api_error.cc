@@ -38,6 +38,13 @@ void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
 }
 
 void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
+  // Another type in the slot would be read as an Error by whoever takes it:
+  // a TypeError stands in for it.
+  if (error != nullptr && static_cast<TVMFFIObject*>(error)->type_index != kTVMFFIError) {
+    static_cast<void>(
+        c_boundary::CheckedHandle("TVMFFIErrorSetRaised", "error", error, kTVMFFIError, "Error"));
+    return;
+  }
   if (error != nullptr) ObjectIncRef(static_cast<TVMFFIObject*>(error));
   CallingContext::Current().SetPending(static_cast<TVMFFIObject*>(error));
 }
@@ -58,6 +65,11 @@ int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* messag
   // Runs inside error handling: a failure leaves the caller's pending error
   // as it was and raises nothing (so NULL arguments are only refused).
   if (kind == nullptr || message == nullptr || out == nullptr) return -1;
+  // Both texts are copied: NULL bytes behind a size are refused, not read.
+  if ((kind->data == nullptr && kind->size != 0) ||
+      (message->data == nullptr && message->size != 0)) {
+    return -1;
+  }
   const CallingContext::PendingGuard keep;
   return c_boundary::HandOut(Error::Create(*kind, *message), out);
 }
@@ -65,6 +77,12 @@ int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* messag
 int TVMFFIErrorCreateWithCauseAndExtraContext(
     const TVMFFIByteArray* kind, const TVMFFIByteArray* message, const TVMFFIByteArray* backtrace,
     TVMFFIObjectHandle cause_chain, TVMFFIObjectHandle extra_context, TVMFFIObjectHandle* out) {
+  // The cause is read back as an Error (upstream types it Optional<Error>):
+  // another type is refused, by the return code only, like every failure here.
+  if (cause_chain != nullptr &&
+      static_cast<TVMFFIObject*>(cause_chain)->type_index != kTVMFFIError) {
+    return -1;
+  }
   if (TVMFFIErrorCreate(kind, message, backtrace, out) != 0) return -1;
   TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(*out);
   if (cause_chain != nullptr) ObjectIncRef(static_cast<TVMFFIObject*>(cause_chain));

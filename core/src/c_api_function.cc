@@ -70,6 +70,9 @@ int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*delete
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   if (name == nullptr) return NullArgument("TVMFFIFunctionGetGlobal", "name");
   if (out == nullptr) return NullArgument("TVMFFIFunctionGetGlobal", "out");
+  if (name->data == nullptr && name->size != 0) {
+    return NullArgument("TVMFFIFunctionGetGlobal", "name->data");
+  }
   return c_boundary::HandOut(GetGlobalFunction(name->data, name->size), out);
 }
 
@@ -78,6 +81,7 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
   if (name->size == 0) {
     return c_boundary::Fail(ErrorKind::kValueError, {"TVMFFIFunctionSetGlobal: name is empty"});
   }
+  if (name->data == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "name->data");
   TVMFFIObject* obj =
       c_boundary::CheckedHandle("TVMFFIFunctionSetGlobal", "f", f, kTVMFFIFunction, "Function");
   if (obj == nullptr) return -1;

@@ -20,6 +20,9 @@ int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {
 int TVMFFIEnvModLookupFromImports(TVMFFIObjectHandle library_ctx, const char* func_name,
                                   TVMFFIObjectHandle* out) {
   if (out == nullptr) return c_boundary::NullArgument("TVMFFIEnvModLookupFromImports", "out");
+  if (func_name == nullptr) {
+    return c_boundary::NullArgument("TVMFFIEnvModLookupFromImports", "func_name");
+  }
   // A NULL context: the library was not loaded by a runtime.
   TVMFFIObject* ctx = c_boundary::CheckedHandle("TVMFFIEnvModLookupFromImports", "library_ctx",
                                                 library_ctx, kTVMFFIModule, "Module");

@@ -53,9 +53,13 @@ int TVMFFIObjectDecRef(TVMFFIObjectHandle obj) {
 int TVMFFIObjectCreateOpaque(void* handle, int32_t type_index, void (*deleter)(void* handle),
                              TVMFFIObjectHandle* out) {
   if (out == nullptr) return NullArgument("TVMFFIObjectCreateOpaque", "out");
-  if (type_index < kTVMFFIStaticObjectBegin) {
-    return c_boundary::Fail(ErrorKind::kValueError, {"TVMFFIObjectCreateOpaque: type index ",
-                                                     type_index, " is not an object type index"});
+  // An opaque type only (upstream takes kTVMFFIOpaquePyObject alone; ffi-core
+  // also dynamic types): under a built-in index (Function, Tensor, ...) the
+  // handle would be read as that type's payload.
+  if (type_index != kTVMFFIOpaquePyObject && type_index < kTVMFFIDynObjectBegin) {
+    return c_boundary::Fail(ErrorKind::kValueError,
+                            {"TVMFFIObjectCreateOpaque: type index ", type_index,
+                             " is not an opaque object type index"});
   }
   Expected<OpaqueObj*> obj = NewObject<OpaqueObj>(type_index, 0);
   if (!obj.ok()) return -1;

@@ -39,6 +39,8 @@ template <typename Managed>
 int FromDLPackAs(const char* function, Managed* from, int32_t require_alignment,
                  int32_t require_contiguous, TVMFFIObjectHandle* out) {
   if (out == nullptr) return NullArgument(function, "out");
+  // Here rather than in the import, so that the refusal names the entry point.
+  if (from == nullptr) return NullArgument(function, "from");
   if (require_alignment < 0) return NegativeAlignment(function);
   return detail::ImportDLPack(from, static_cast<size_t>(require_alignment), require_contiguous,
                               out);

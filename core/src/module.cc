@@ -317,9 +317,10 @@ ModuleObj::~ModuleObj() {
 Status RegisterSystemLibSymbol(const char* name, void* symbol) {
   Status s = Status::Ok();
   if (name == nullptr || symbol == nullptr) {
+    // Named after the C entry point, the only way firmware registers.
     s = RaiseError(ErrorKind::kValueError,
-                   {"system library symbol ", name != nullptr ? name : "(null)",
-                    " registered with a NULL name or address"});
+                   {"TVMFFIEnvModRegisterSystemLibSymbol: ", name == nullptr ? "name" : "symbol",
+                    " is NULL (symbol ", name != nullptr ? name : "(null)", ")"});
   } else if (!StoreInTable(g_system_lib, name, symbol)) {
     s = RaiseError(ErrorKind::kMemoryError, {"system library full (FFI_CORE_SYSTEM_LIB_CAPACITY=",
                                              FFI_CORE_SYSTEM_LIB_CAPACITY, ") registering ", name});
@@ -339,7 +340,7 @@ Status RegisterSystemLibSymbol(const char* name, void* symbol) {
 
 Status RegisterContextSymbol(const char* name, void* symbol) {
   if (name == nullptr) {
-    return RaiseError(ErrorKind::kValueError, {"context symbol with a NULL name"});
+    return RaiseError(ErrorKind::kValueError, {"TVMFFIEnvModRegisterContextSymbol: name is NULL"});
   }
   if (!StoreInTable(g_context_symbols, name, symbol)) {
     return RaiseError(ErrorKind::kMemoryError,

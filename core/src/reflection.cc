@@ -132,21 +132,53 @@ Status RegisterMetadata(int32_t type_index, const TVMFFITypeMetadata& metadata) 
 
 using namespace ffi_core;  // NOLINT(build/namespaces): the C boundary
 
+namespace {
+
+// NULL bytes behind a size: compared and copied, so refused, not read.
+bool NullBytes(const TVMFFIByteArray& text) { return text.data == nullptr && text.size != 0; }
+
+// The texts of a field or method: the argument that holds NULL bytes, or NULL.
+template <typename Info>
+const char* NullText(const Info& info) {
+  if (NullBytes(info.name)) return "info->name";
+  if (NullBytes(info.doc)) return "info->doc";
+  if (NullBytes(info.metadata)) return "info->metadata";
+  return nullptr;
+}
+
+}  // namespace
+
 extern "C" {
 
 int TVMFFITypeRegisterField(int32_t type_index, const TVMFFIFieldInfo* info) {
   if (info == nullptr) return c_boundary::NullArgument("TVMFFITypeRegisterField", "info");
+  if (const char* text = NullText(*info)) {
+    return c_boundary::NullArgument("TVMFFITypeRegisterField", text);
+  }
+  // The registry keeps a Function setter and callers call it as one.
+  const TVMFFIObject* setter = SetterObject(*info);
+  if (setter != nullptr && setter->type_index != kTVMFFIFunction) {
+    return c_boundary::Fail(ErrorKind::kTypeError,
+                            {"TVMFFITypeRegisterField: info->setter is not a Function (type index ",
+                             setter->type_index, ")"});
+  }
   return RegisterField(type_index, *info).ToReturnCode();
 }
 
 int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
   if (info == nullptr) return c_boundary::NullArgument("TVMFFITypeRegisterMethod", "info");
+  if (const char* text = NullText(*info)) {
+    return c_boundary::NullArgument("TVMFFITypeRegisterMethod", text);
+  }
   return RegisterMethod(type_index, *info).ToReturnCode();
 }
 
 int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
   if (metadata == nullptr)
     return c_boundary::NullArgument("TVMFFITypeRegisterMetadata", "metadata");
+  if (NullBytes(metadata->doc)) {
+    return c_boundary::NullArgument("TVMFFITypeRegisterMetadata", "metadata->doc");
+  }
   return RegisterMetadata(type_index, *metadata).ToReturnCode();
 }
 

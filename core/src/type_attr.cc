@@ -10,6 +10,7 @@
 #include <ffi_core/type_table.h>
 #include <tvm/ffi/c_api.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "c_boundary.h"
@@ -57,17 +58,21 @@ Expected<Column*> FindOrAddColumn(const TVMFFIByteArray& name) {
 // Makes the column's range cover type_index.
 Status Cover(TVMFFITypeAttrColumn* column, int32_t type_index) {
   const int32_t begin = column->begin_index;
-  const int32_t end = begin + column->size;
+  const int64_t end = int64_t{begin} + column->size;
   if (column->data != nullptr && type_index >= begin && type_index < end) return Status::Ok();
   const int32_t new_begin = column->data == nullptr || type_index < begin ? type_index : begin;
-  const int32_t needed =
-      (column->data == nullptr || type_index >= end ? type_index + 1 : end) - new_begin;
-  const int32_t size = needed > 2 * column->size ? needed : 2 * column->size;
-  if (size > FFI_CORE_TYPE_ATTR_CELL_CAPACITY - g_cells_used) {
+  // In 64 bits: type_index + 1 overflows int32 at INT32_MAX, a range of
+  // any width is then refused by the capacity test below.
+  const int64_t needed =
+      (column->data == nullptr || type_index >= end ? int64_t{type_index} + 1 : end) - new_begin;
+  const int64_t wide = needed > 2 * int64_t{column->size} ? needed : 2 * int64_t{column->size};
+  if (wide > FFI_CORE_TYPE_ATTR_CELL_CAPACITY - g_cells_used) {
     return RaiseError(ErrorKind::kMemoryError,
-                      {"type attribute cells are full (FFI_CORE_TYPE_ATTR_CELL_CAPACITY=",
+                      {"TVMFFITypeRegisterAttr: type attribute cells are full "
+                       "(FFI_CORE_TYPE_ATTR_CELL_CAPACITY=",
                        FFI_CORE_TYPE_ATTR_CELL_CAPACITY, ")"});
   }
+  const int32_t size = static_cast<int32_t>(wide);
   TVMFFIAny* cells = g_cells + g_cells_used;
   g_cells_used += size;
   for (int32_t i = 0; i < size; ++i) cells[i] = NoneAny();
@@ -82,6 +87,11 @@ Status RegisterAttr(int32_t type_index, const TVMFFIByteArray& name, const TVMFF
   if (type_index < 0) {
     return RaiseError(ErrorKind::kValueError,
                       {"TVMFFITypeRegisterAttr: negative type index ", type_index});
+  }
+  // A column ends at begin_index + size, which must fit in int32.
+  if (type_index == INT32_MAX) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"TVMFFITypeRegisterAttr: type index ", type_index, " is past every type"});
   }
   FFI_CORE_ASSIGN_OR_RETURN(Any owned, Any::FromView(AnyView::FromRaw(value)));
   {
@@ -113,11 +123,15 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
   if (attr_name == nullptr) return c_boundary::NullArgument("TVMFFITypeRegisterAttr", "attr_name");
   if (attr_value == nullptr)
     return c_boundary::NullArgument("TVMFFITypeRegisterAttr", "attr_value");
+  // The name is compared and copied: NULL bytes are refused, not read.
+  if (attr_name->data == nullptr && attr_name->size != 0) {
+    return c_boundary::NullArgument("TVMFFITypeRegisterAttr", "attr_name->data");
+  }
   return RegisterAttr(type_index, *attr_name, *attr_value).ToReturnCode();
 }
 
 const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) {
-  if (attr_name == nullptr) return nullptr;
+  if (attr_name == nullptr || (attr_name->data == nullptr && attr_name->size != 0)) return nullptr;
   detail::GlobalLockGuard lock;
   Column* c = FindColumn(*attr_name);
   return c != nullptr ? &c->column : nullptr;

@@ -3,6 +3,7 @@
 #include <ffi_core/same_bytes.h>
 #include <ffi_core/type_table.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "c_boundary.h"
@@ -128,12 +129,12 @@ bool KeyEquals(const TVMFFITypeInfo& info, const TVMFFIByteArray& key) {
   return SameBytes(info.type_key, key);
 }
 
-// Picks the index of a new child of `parent` taking num_slots indices: from
-// the parent's reservation while it lasts, else past every reservation.
-// Why a registration of `key` is refused: "type '<key>' <what> <value>".
-// One call site per message keeps the flash cost of the checks small.
+// Why a registration of `key` is refused: "TVMFFITypeGetOrAllocIndex: type
+// '<key>' <what> <value>", named after the C entry point every registration
+// goes through. One call site per message keeps the flash cost of the checks
+// small.
 Status Refuse(ErrorKind kind, const char* key, const char* what, int32_t value) {
-  return RaiseError(kind, {"type '", key, "' ", what, value});
+  return RaiseError(kind, {"TVMFFITypeGetOrAllocIndex: type '", key, "' ", what, value});
 }
 
 // Picks the index of a new child of `parent` taking num_slots indices: from
@@ -237,6 +238,12 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
     return Refuse(ErrorKind::kValueError, shown.text, "asks for negative child slots ",
                   num_child_slots);
   }
+  // Before num_child_slots + 1 and the index after them are computed: past
+  // the indices left they would overflow int32.
+  if (num_child_slots >= INT32_MAX - g_next_index) {
+    return Refuse(ErrorKind::kValueError, shown.text,
+                  "asks for more child slots than indices: ", num_child_slots);
+  }
   if (g_num_dynamic == FFI_CORE_TYPE_CAPACITY) {
     return Refuse(ErrorKind::kMemoryError, shown.text,
                   "finds the type table full: FFI_CORE_TYPE_CAPACITY=", FFI_CORE_TYPE_CAPACITY);
@@ -265,6 +272,10 @@ extern "C" {
 int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   if (type_key == nullptr) return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "type_key");
   if (out_tindex == nullptr) return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "out_tindex");
+  // The key is compared byte by byte: NULL bytes are refused, not read.
+  if (type_key->data == nullptr && type_key->size != 0) {
+    return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "type_key->data");
+  }
   const int32_t index = FindTypeIndex(*type_key);
   if (index < 0) {
     const ShownKey shown(*type_key);
@@ -279,6 +290,9 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
                                   int32_t type_depth, int32_t num_child_slots,
                                   int32_t child_slots_can_overflow, int32_t parent_type_index) {
   if (type_key == nullptr) return c_boundary::NullArgument("TVMFFITypeGetOrAllocIndex", "type_key");
+  if (type_key->data == nullptr && type_key->size != 0) {
+    return c_boundary::NullArgument("TVMFFITypeGetOrAllocIndex", "type_key->data");
+  }
   Expected<int32_t> index =
       GetOrAllocTypeIndex(*type_key, static_type_index, type_depth, num_child_slots,
                           child_slots_can_overflow != 0, parent_type_index);
