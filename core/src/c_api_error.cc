@@ -66,8 +66,7 @@ int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* messag
   // as it was and raises nothing (so NULL arguments are only refused).
   if (kind == nullptr || message == nullptr || out == nullptr) return -1;
   // Both texts are copied: NULL bytes behind a size are refused, not read.
-  if ((kind->data == nullptr && kind->size != 0) ||
-      (message->data == nullptr && message->size != 0)) {
+  if (c_boundary::NullBytes(*kind) || c_boundary::NullBytes(*message)) {
     return -1;
   }
   const CallingContext::PendingGuard keep;

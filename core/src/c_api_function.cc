@@ -70,7 +70,7 @@ int TVMFFIFunctionCreate(void* self, TVMFFISafeCallType safe_call, void (*delete
 int TVMFFIFunctionGetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle* out) {
   if (name == nullptr) return NullArgument("TVMFFIFunctionGetGlobal", "name");
   if (out == nullptr) return NullArgument("TVMFFIFunctionGetGlobal", "out");
-  if (name->data == nullptr && name->size != 0) {
+  if (c_boundary::NullBytes(*name)) {
     return NullArgument("TVMFFIFunctionGetGlobal", "name->data");
   }
   return c_boundary::HandOut(GetGlobalFunction(name->data, name->size), out);

@@ -44,7 +44,7 @@ int TVMFFIBytesFromByteArray(const TVMFFIByteArray* input, TVMFFIAny* out) {
 int TVMFFIDataTypeFromString(const TVMFFIByteArray* str, DLDataType* out) {
   if (str == nullptr) return NullArgument("TVMFFIDataTypeFromString", "str");
   if (out == nullptr) return NullArgument("TVMFFIDataTypeFromString", "out");
-  if (str->data == nullptr && str->size != 0) {
+  if (c_boundary::NullBytes(*str)) {
     return NullArgument("TVMFFIDataTypeFromString", "str->data");
   }
   return c_boundary::ReturnCode(DataTypeFromString(str->data, str->size, out));

@@ -20,6 +20,12 @@ namespace c_boundary {
 // out of line, so the entry points' fast paths need no stack frame.
 [[gnu::cold, gnu::noinline]] int NullArgument(const char* function, const char* argument);
 
+// True for NULL data behind a non-zero size: bytes that would be read from
+// NULL, so the entry points refuse them.
+inline bool NullBytes(const TVMFFIByteArray& bytes) {
+  return bytes.data == nullptr && bytes.size != 0;
+}
+
 // Raises `kind` with the message; returns -1. Cold and out of line.
 [[gnu::cold, gnu::noinline]] int Fail(ErrorKind kind, std::initializer_list<MessagePart> message);
 

@@ -134,15 +134,12 @@ using namespace ffi_core;  // NOLINT(build/namespaces): the C boundary
 
 namespace {
 
-// NULL bytes behind a size: compared and copied, so refused, not read.
-bool NullBytes(const TVMFFIByteArray& text) { return text.data == nullptr && text.size != 0; }
-
 // The texts of a field or method: the argument that holds NULL bytes, or NULL.
 template <typename Info>
 const char* NullText(const Info& info) {
-  if (NullBytes(info.name)) return "info->name";
-  if (NullBytes(info.doc)) return "info->doc";
-  if (NullBytes(info.metadata)) return "info->metadata";
+  if (c_boundary::NullBytes(info.name)) return "info->name";
+  if (c_boundary::NullBytes(info.doc)) return "info->doc";
+  if (c_boundary::NullBytes(info.metadata)) return "info->metadata";
   return nullptr;
 }
 
@@ -176,7 +173,7 @@ int TVMFFITypeRegisterMethod(int32_t type_index, const TVMFFIMethodInfo* info) {
 int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* metadata) {
   if (metadata == nullptr)
     return c_boundary::NullArgument("TVMFFITypeRegisterMetadata", "metadata");
-  if (NullBytes(metadata->doc)) {
+  if (c_boundary::NullBytes(metadata->doc)) {
     return c_boundary::NullArgument("TVMFFITypeRegisterMetadata", "metadata->doc");
   }
   return RegisterMetadata(type_index, *metadata).ToReturnCode();

@@ -124,14 +124,14 @@ int TVMFFITypeRegisterAttr(int32_t type_index, const TVMFFIByteArray* attr_name,
   if (attr_value == nullptr)
     return c_boundary::NullArgument("TVMFFITypeRegisterAttr", "attr_value");
   // The name is compared and copied: NULL bytes are refused, not read.
-  if (attr_name->data == nullptr && attr_name->size != 0) {
+  if (c_boundary::NullBytes(*attr_name)) {
     return c_boundary::NullArgument("TVMFFITypeRegisterAttr", "attr_name->data");
   }
   return RegisterAttr(type_index, *attr_name, *attr_value).ToReturnCode();
 }
 
 const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_name) {
-  if (attr_name == nullptr || (attr_name->data == nullptr && attr_name->size != 0)) return nullptr;
+  if (attr_name == nullptr || c_boundary::NullBytes(*attr_name)) return nullptr;
   detail::GlobalLockGuard lock;
   Column* c = FindColumn(*attr_name);
   return c != nullptr ? &c->column : nullptr;

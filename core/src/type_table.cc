@@ -273,7 +273,7 @@ int TVMFFITypeKeyToIndex(const TVMFFIByteArray* type_key, int32_t* out_tindex) {
   if (type_key == nullptr) return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "type_key");
   if (out_tindex == nullptr) return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "out_tindex");
   // The key is compared byte by byte: NULL bytes are refused, not read.
-  if (type_key->data == nullptr && type_key->size != 0) {
+  if (c_boundary::NullBytes(*type_key)) {
     return c_boundary::NullArgument("TVMFFITypeKeyToIndex", "type_key->data");
   }
   const int32_t index = FindTypeIndex(*type_key);
@@ -290,7 +290,7 @@ int32_t TVMFFITypeGetOrAllocIndex(const TVMFFIByteArray* type_key, int32_t stati
                                   int32_t type_depth, int32_t num_child_slots,
                                   int32_t child_slots_can_overflow, int32_t parent_type_index) {
   if (type_key == nullptr) return c_boundary::NullArgument("TVMFFITypeGetOrAllocIndex", "type_key");
-  if (type_key->data == nullptr && type_key->size != 0) {
+  if (c_boundary::NullBytes(*type_key)) {
     return c_boundary::NullArgument("TVMFFITypeGetOrAllocIndex", "type_key->data");
   }
   Expected<int32_t> index =
