@@ -55,7 +55,14 @@ void TVMFFIErrorSetRaisedFromCStr(const char* kind, const char* message) {
 
 void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_parts,
                                        int32_t num_parts) {
-  if (message_parts == nullptr || num_parts < 0) num_parts = 0;
+  // Parts that cannot be read still raise the caller's kind, with why the
+  // message is missing in its place (as one part: no second raise path).
+  static const char* const kUnreadable[] = {
+      "TVMFFIErrorSetRaisedFromCStrParts: NULL parts or a negative count"};
+  if (num_parts < 0 || (message_parts == nullptr && num_parts != 0)) {
+    RaiseErrorNamed(kind, kUnreadable, 1);
+    return;
+  }
   RaiseErrorNamed(kind, message_parts, static_cast<size_t>(num_parts));
 }
 

@@ -596,16 +596,16 @@ TEST_CASE("negative and oversized counts are refused") {
   CHECK(v.out_any.type_index == kTVMFFINone);
 
   // Error message parts: a negative count, or no parts for a count, raise
-  // the caller's kind with no message (nothing is read).
+  // the caller's kind with why the message is missing (nothing is read).
   TVMFFIErrorSetRaisedFromCStrParts("TypeError", nullptr, 2);
   TakenError no_parts = TakeError();
   CHECK(no_parts.kind == "TypeError");
-  CHECK(no_parts.message.empty());
+  CHECK(no_parts.message == "TVMFFIErrorSetRaisedFromCStrParts: NULL parts or a negative count");
   const char* parts[] = {"a"};
   TVMFFIErrorSetRaisedFromCStrParts("TypeError", parts, -1);
   TakenError negative = TakeError();
   CHECK(negative.kind == "TypeError");
-  CHECK(negative.message.empty());
+  CHECK(negative.message == no_parts.message);
 
   // Devices and type indices out of range.
   CheckRefused(TVMFFIEnvSetStream(-1, 0, &v.slot, nullptr), "TVMFFIEnvSetStream", "ValueError");
