@@ -61,11 +61,14 @@ Status Cover(TVMFFITypeAttrColumn* column, int32_t type_index) {
   const int64_t end = int64_t{begin} + column->size;
   if (column->data != nullptr && type_index >= begin && type_index < end) return Status::Ok();
   const int32_t new_begin = column->data == nullptr || type_index < begin ? type_index : begin;
-  // In 64 bits: type_index + 1 overflows int32 at INT32_MAX, a range of
-  // any width is then refused by the capacity test below.
+  // In 64 bits, and the doubling stops at INT32_MAX: readers add
+  // begin_index + size in int32 (RegisterAttr refuses INT32_MAX itself, so
+  // the range needed always fits).
   const int64_t needed =
       (column->data == nullptr || type_index >= end ? int64_t{type_index} + 1 : end) - new_begin;
-  const int64_t wide = needed > 2 * int64_t{column->size} ? needed : 2 * int64_t{column->size};
+  const int64_t room = int64_t{INT32_MAX} - new_begin;
+  int64_t wide = needed > 2 * int64_t{column->size} ? needed : 2 * int64_t{column->size};
+  if (wide > room) wide = room;
   if (wide > FFI_CORE_TYPE_ATTR_CELL_CAPACITY - g_cells_used) {
     return RaiseError(ErrorKind::kMemoryError,
                       {"TVMFFITypeRegisterAttr: type attribute cells are full "

@@ -624,6 +624,22 @@ TEST_CASE("negative and oversized counts are refused") {
     CAPTURE(index);
     CheckRefused(TVMFFITypeRegisterAttr(index, &attr, &one), "TVMFFITypeRegisterAttr");
   }
+  // A column growing near the top of int32 stops at INT32_MAX: its readers
+  // add begin_index + size (doubling would have ended at INT32_MAX + 1). It
+  // needs a column of its own: a board keeps 4, and test_type_registry.cc
+  // fills the last ones itself.
+  if (FFI_CORE_TYPE_ATTR_COLUMN_CAPACITY > 4) {
+    const TVMFFIByteArray top{"refusals.top", 12};
+    for (int32_t index :
+         std::initializer_list<int32_t>{INT32_MAX - 3, INT32_MAX - 2, INT32_MAX - 1}) {
+      CAPTURE(index);
+      REQUIRE(TVMFFITypeRegisterAttr(index, &top, &one) == 0);
+    }
+    const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&top);
+    REQUIRE(column != nullptr);
+    CHECK(int64_t{column->begin_index} + column->size <= INT32_MAX);
+    CHECK(column->data[INT32_MAX - 1 - column->begin_index].v_int64 == 1);
+  }
   for (int32_t index : std::initializer_list<int32_t>{-1, INT32_MAX, kTVMFFIStr}) {
     CAPTURE(index);
     CheckRefused(TVMFFITypeRegisterField(index, &v.field), "TVMFFITypeRegisterField");
