@@ -40,9 +40,8 @@ void TVMFFIErrorMoveFromRaised(TVMFFIObjectHandle* result) {
 void TVMFFIErrorSetRaised(TVMFFIObjectHandle error) {
   // Another type in the slot would be read as an Error by whoever takes it:
   // a TypeError stands in for it.
-  if (error != nullptr && static_cast<TVMFFIObject*>(error)->type_index != kTVMFFIError) {
-    static_cast<void>(
-        c_boundary::CheckedHandle("TVMFFIErrorSetRaised", "error", error, kTVMFFIError, "Error"));
+  if (error != nullptr && c_boundary::CheckedHandle("TVMFFIErrorSetRaised", "error", error,
+                                                    kTVMFFIError, "Error") == nullptr) {
     return;
   }
   if (error != nullptr) ObjectIncRef(static_cast<TVMFFIObject*>(error));

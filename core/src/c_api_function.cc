@@ -81,7 +81,7 @@ int TVMFFIFunctionSetGlobal(const TVMFFIByteArray* name, TVMFFIObjectHandle f, i
   if (name->size == 0) {
     return c_boundary::Fail(ErrorKind::kValueError, {"TVMFFIFunctionSetGlobal: name is empty"});
   }
-  if (name->data == nullptr) return NullArgument("TVMFFIFunctionSetGlobal", "name->data");
+  if (c_boundary::NullBytes(*name)) return NullArgument("TVMFFIFunctionSetGlobal", "name->data");
   TVMFFIObject* obj =
       c_boundary::CheckedHandle("TVMFFIFunctionSetGlobal", "f", f, kTVMFFIFunction, "Function");
   if (obj == nullptr) return -1;
