@@ -8,9 +8,9 @@
 #include <cstring>
 #include <new>
 
-#include "builtin_globals.h"
-#include "fixed_table.h"
-#include "global_lock_guard.h"
+#include "function/builtin_globals.h"
+#include "support/fixed_table.h"
+#include "support/global_lock_guard.h"
 
 namespace ffi_core {
 

@@ -3,7 +3,7 @@
 #include <ffi_core/module.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
-#include "c_boundary.h"
+#include "c_api/c_boundary.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 

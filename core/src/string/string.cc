@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "small_bytes.h"
+#include "string/small_bytes.h"
 
 namespace ffi_core {
 namespace detail {

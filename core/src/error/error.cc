@@ -11,8 +11,8 @@
 
 #include <cstring>
 
-#include "calling_context.h"
-#include "error_kind_names.h"
+#include "context/calling_context.h"
+#include "error/error_kind_names.h"
 
 namespace ffi_core {
 namespace {

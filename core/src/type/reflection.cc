@@ -12,8 +12,8 @@
 
 #include <cstring>
 
-#include "c_boundary.h"
-#include "global_lock_guard.h"
+#include "c_api/c_boundary.h"
+#include "support/global_lock_guard.h"
 
 namespace ffi_core {
 namespace {

@@ -2,8 +2,8 @@
 // (core/src/c_api_<subject>.cc) refuses bad input with these helpers, turns a
 // C++ result into the C return code, and hands objects out with HandOut: a
 // failure is always a non-zero return with an error in the caller's slot.
-#ifndef FFI_CORE_SRC_C_BOUNDARY_H_
-#define FFI_CORE_SRC_C_BOUNDARY_H_
+#ifndef FFI_CORE_SRC_C_API_C_BOUNDARY_H_
+#define FFI_CORE_SRC_C_API_C_BOUNDARY_H_
 
 #include <ffi_core/error.h>
 #include <ffi_core/expected.h>
@@ -50,4 +50,4 @@ TVMFFIObject* CheckedHandle(const char* function, const char* argument, TVMFFIOb
 }  // namespace c_boundary
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SRC_C_BOUNDARY_H_
+#endif  // FFI_CORE_SRC_C_API_C_BOUNDARY_H_

@@ -1,11 +1,11 @@
 // The calling context's state (calling_context.h): every write to a pending
 // error, a stream entry or the context's tensor allocator happens here.
-#include "calling_context.h"
+#include "context/calling_context.h"
 
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>
 
-#include "fixed_table.h"
+#include "support/fixed_table.h"
 
 namespace ffi_core {
 

@@ -1,7 +1,7 @@
 // Internal: the fixed-size tables core keeps in static storage (system
 // library symbols, context symbols) share one find-or-insert rule.
-#ifndef FFI_CORE_SRC_FIXED_TABLE_H_
-#define FFI_CORE_SRC_FIXED_TABLE_H_
+#ifndef FFI_CORE_SRC_SUPPORT_FIXED_TABLE_H_
+#define FFI_CORE_SRC_SUPPORT_FIXED_TABLE_H_
 
 #include <cstddef>
 
@@ -27,4 +27,4 @@ Entry* FindOrFreeSlot(Entry (&table)[N], Matches matches, IsFree is_free) {
 }  // namespace detail
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SRC_FIXED_TABLE_H_
+#endif  // FFI_CORE_SRC_SUPPORT_FIXED_TABLE_H_

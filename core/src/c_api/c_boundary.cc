@@ -1,5 +1,5 @@
 // The C boundary's refusals (c_boundary.h).
-#include "c_boundary.h"
+#include "c_api/c_boundary.h"
 
 namespace ffi_core {
 namespace c_boundary {

@@ -4,7 +4,7 @@
 #include <ffi_core/registry.h>
 #include <tvm/ffi/c_api.h>
 
-#include "c_boundary.h"
+#include "c_api/c_boundary.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 using c_boundary::NullArgument;

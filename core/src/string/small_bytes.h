@@ -1,7 +1,7 @@
 // The small form of a String/Bytes (at most 7 bytes inside the TVMFFIAny),
 // written inline by the C entry points and by WriteSmallByteSequence.
-#ifndef FFI_CORE_SRC_SMALL_BYTES_H_
-#define FFI_CORE_SRC_SMALL_BYTES_H_
+#ifndef FFI_CORE_SRC_STRING_SMALL_BYTES_H_
+#define FFI_CORE_SRC_STRING_SMALL_BYTES_H_
 
 #include <ffi_core/string.h>
 #include <tvm/ffi/c_api.h>
@@ -82,4 +82,4 @@ copy1:
 }  // namespace detail
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SRC_SMALL_BYTES_H_
+#endif  // FFI_CORE_SRC_STRING_SMALL_BYTES_H_

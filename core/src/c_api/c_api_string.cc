@@ -3,8 +3,8 @@
 #include <ffi_core/string.h>
 #include <tvm/ffi/c_api.h>
 
-#include "c_boundary.h"
-#include "small_bytes.h"
+#include "c_api/c_boundary.h"
+#include "string/small_bytes.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 using c_boundary::NullArgument;

@@ -2,7 +2,7 @@
 #include <ffi_core/same_bytes.h>
 #include <ffi_core/status.h>
 
-#include "error_kind_names.h"
+#include "error/error_kind_names.h"
 
 namespace ffi_core {
 namespace {

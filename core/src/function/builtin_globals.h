@@ -1,8 +1,8 @@
 // Internal: global functions made on demand, so they take no registry entry
 // or memory until asked for: core's own ("ffi.SystemLib", ...) and the
 // TVM backend's ("vm.builtin.*") are tables of Builtin.
-#ifndef FFI_CORE_SRC_BUILTIN_GLOBALS_H_
-#define FFI_CORE_SRC_BUILTIN_GLOBALS_H_
+#ifndef FFI_CORE_SRC_FUNCTION_BUILTIN_GLOBALS_H_
+#define FFI_CORE_SRC_FUNCTION_BUILTIN_GLOBALS_H_
 
 #include <ffi_core/expected.h>
 #include <ffi_core/function.h>
@@ -37,4 +37,4 @@ Expected<Function> FindBuiltinGlobal(const char* name, size_t size);
 }  // namespace detail
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SRC_BUILTIN_GLOBALS_H_
+#endif  // FFI_CORE_SRC_FUNCTION_BUILTIN_GLOBALS_H_

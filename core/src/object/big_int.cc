@@ -9,7 +9,7 @@
 
 #include <cstring>
 
-#include "c_boundary.h"
+#include "c_api/c_boundary.h"
 
 namespace ffi_core {
 namespace {

@@ -3,8 +3,8 @@
 // env API's stream table and tensor allocator. It lives in the storage the
 // port places (port::CurrentContext); all-zero is an empty context, so it
 // needs no constructor. Only calling_context.cc writes its state.
-#ifndef FFI_CORE_SRC_CALLING_CONTEXT_H_
-#define FFI_CORE_SRC_CALLING_CONTEXT_H_
+#ifndef FFI_CORE_SRC_CONTEXT_CALLING_CONTEXT_H_
+#define FFI_CORE_SRC_CONTEXT_CALLING_CONTEXT_H_
 
 #include <ffi_core/config.h>
 #include <ffi_core/port.h>
@@ -79,4 +79,4 @@ static_assert(sizeof(CallingContext) <= sizeof(port::ContextStorage) &&
 
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SRC_CALLING_CONTEXT_H_
+#endif  // FFI_CORE_SRC_CONTEXT_CALLING_CONTEXT_H_

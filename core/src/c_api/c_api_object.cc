@@ -5,8 +5,8 @@
 #include <ffi_core/padding_check.h>
 #include <tvm/ffi/c_api.h>
 
-#include "c_boundary.h"
-#include "global_lock_guard.h"
+#include "c_api/c_boundary.h"
+#include "support/global_lock_guard.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 using c_boundary::NullArgument;

@@ -1,7 +1,7 @@
 // Internal: holds the port's global table lock for one scope. The lock
 // nests on every port, so a guarded section may call code that takes it.
-#ifndef FFI_CORE_SRC_GLOBAL_LOCK_GUARD_H_
-#define FFI_CORE_SRC_GLOBAL_LOCK_GUARD_H_
+#ifndef FFI_CORE_SRC_SUPPORT_GLOBAL_LOCK_GUARD_H_
+#define FFI_CORE_SRC_SUPPORT_GLOBAL_LOCK_GUARD_H_
 
 #include <ffi_core/port.h>
 
@@ -19,4 +19,4 @@ class GlobalLockGuard {
 }  // namespace detail
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SRC_GLOBAL_LOCK_GUARD_H_
+#endif  // FFI_CORE_SRC_SUPPORT_GLOBAL_LOCK_GUARD_H_

@@ -1,7 +1,7 @@
 // Internal: the error kinds' names with their lengths (status.cc's table),
 // so raising by kind needs no strlen.
-#ifndef FFI_CORE_SRC_ERROR_KIND_NAMES_H_
-#define FFI_CORE_SRC_ERROR_KIND_NAMES_H_
+#ifndef FFI_CORE_SRC_ERROR_ERROR_KIND_NAMES_H_
+#define FFI_CORE_SRC_ERROR_ERROR_KIND_NAMES_H_
 
 #include <ffi_core/status.h>
 #include <tvm/ffi/c_api.h>
@@ -13,4 +13,4 @@ const TVMFFIByteArray& ErrorKindNameBytes(ErrorKind kind);
 
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SRC_ERROR_KIND_NAMES_H_
+#endif  // FFI_CORE_SRC_ERROR_ERROR_KIND_NAMES_H_

@@ -4,8 +4,8 @@
 #include <ffi_core/object.h>
 #include <tvm/ffi/c_api.h>
 
-#include "c_boundary.h"
-#include "calling_context.h"
+#include "c_api/c_boundary.h"
+#include "context/calling_context.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 

@@ -5,9 +5,9 @@
 
 #include <cstring>
 
-#include "c_boundary.h"
-#include "calling_context.h"
-#include "global_lock_guard.h"
+#include "c_api/c_boundary.h"
+#include "context/calling_context.h"
+#include "support/global_lock_guard.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 using c_boundary::NullArgument;

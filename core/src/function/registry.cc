@@ -5,8 +5,8 @@
 
 #include <cstring>
 
-#include "builtin_globals.h"
-#include "global_lock_guard.h"
+#include "function/builtin_globals.h"
+#include "support/global_lock_guard.h"
 
 namespace ffi_core {
 namespace {
