@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import tvm  # noqa: E402
 from ai_edge_litert.interpreter import Interpreter  # noqa: E402
-from ffi_core_tvm.compile import compile_relax  # noqa: E402
+from ffi_core_tvm.compile import compile_relax, pass_context  # noqa: E402
 from ffi_core_tvm.tflite_import import from_tflite  # noqa: E402
 from gen_models import c_string, c_values, tvm_error  # noqa: E402
 from tvm import relax  # noqa: E402
@@ -48,7 +48,7 @@ def main():
     info = compile_relax(mod, opts.cpu, opts.out, opts.name, inputs, outputs)
     if len(inputs) != 1 or len(outputs) != 1:
         sys.exit(f"{opts.model}: the test takes one input and one output")
-    with tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True}):
+    with pass_context():
         vm = relax.VirtualMachine(relax.build(mod, tvm.target.Target("llvm"),
                                               exec_mode="compiled"), tvm.cpu())
     rng = np.random.default_rng(20261125)

@@ -28,6 +28,12 @@ _CORE_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "
                              "include")
 
 
+def pass_context():
+    """How the compile path builds: kernels do not check their arguments
+    again (the entry function checks the model's inputs)."""
+    return tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True})
+
+
 def planned_storage_bytes(mod):
     """The bytes main allocates once Relax has planned its memory: the
     planned storage its intermediates share, and its outputs."""
@@ -178,7 +184,7 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
     scale, zero_point) for model.json. Returns model.json's dict."""
     os.makedirs(out_dir, exist_ok=True)
     target = llvm_target(cpu)
-    with tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True}):
+    with pass_context():
         ex = relax.build(mod, target, exec_mode="compiled", system_lib=True)
     with tempfile.TemporaryDirectory() as tmp:
         tar_path = os.path.join(tmp, "model.tar")

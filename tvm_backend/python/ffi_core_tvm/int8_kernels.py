@@ -2,8 +2,9 @@
 
 Layouts are TFLite's: activations NHWC, conv weights OHWI, depthwise weights
 1HW(C*multiplier), fully connected weights OI. Each convolution reads its
-input through a bounds test (a padded position contributes 0), so no padded
-copy is made, and accumulates into one int32 per output that the schedule
+input through a bounds test (a padded position reads the input's zero
+point), so no padded copy is made; the zero point's share, in_zp * sum(w),
+is folded into the bias at compile time (tflite_import.py), and accumulates into one int32 per output that the schedule
 keeps beside the requantization, so no int32 tensor is stored. Per-channel
 requantization comes as an int32 table q[C, 3]: bias, mantissa, right shift
 (fixed_point.py).
@@ -52,10 +53,17 @@ def _requantize(acc, s, c, out_zp, act):
     return _clamp_int8(scaled + tir.const(out_zp, "int32"), *act)
 
 
-def _accumulate_in_place(func, acc_name, out_name):
-    """Computes each output's accumulator inside the loop that writes it."""
+def _accumulate_in_place(func, acc_name, out_name, unroll=8):
+    """Computes each output's accumulator inside the loop that writes it,
+    its innermost reduction unrolled by `unroll` where the extent allows."""
     sch = s_tir.Schedule(func)
-    sch.compute_at(sch.get_sblock(acc_name), sch.get_loops(sch.get_sblock(out_name))[-1])
+    acc = sch.get_sblock(acc_name)
+    sch.compute_at(acc, sch.get_loops(sch.get_sblock(out_name))[-1])
+    inner = sch.get_loops(acc)[-1]
+    extent = int(sch.get(inner).extent)
+    if unroll > 1 and extent % unroll == 0 and extent > unroll:
+        _, lanes = sch.split(inner, [None, unroll])
+        sch.unroll(lanes)
     return sch.mod["main"]
 
 
@@ -68,7 +76,7 @@ def _window(o, stride, k, dilation, pad):
 
 
 def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
-    """CONV_2D: y = requantize(sum((x - in_zp) * w) + bias)."""
+    """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w))."""
     _, h, w_, _ = in_shape
     co, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int8", "x")
@@ -81,7 +89,7 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
         ih = _window(oh, stride[0], kh, dilation[0], pad[0])
         iw = _window(ow, stride[1], kw, dilation[1], pad[1])
         inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w_)
-        xv = tir.if_then_else(inside, x[n, ih, iw, ci].astype("int32") - in_zp, 0)
+        xv = tir.if_then_else(inside, x[n, ih, iw, ci].astype("int32"), in_zp)
         return te.sum(xv * w(c, kh, kw, ci).astype("int32"), axis=[kh, kw, ci])
 
     acc = te.compute(out_shape, acc_f, name="acc")
@@ -104,7 +112,7 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
         ih = _window(oh, stride[0], kh, dilation[0], pad[0])
         iw = _window(ow, stride[1], kw, dilation[1], pad[1])
         inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w_)
-        xv = tir.if_then_else(inside, x[n, ih, iw, c // multiplier].astype("int32") - in_zp, 0)
+        xv = tir.if_then_else(inside, x[n, ih, iw, c // multiplier].astype("int32"), in_zp)
         return te.sum(xv * w(0, kh, kw, c).astype("int32"), axis=[kh, kw])
 
     acc = te.compute(out_shape, acc_f, name="acc")
@@ -114,12 +122,12 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
 
 
 def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act):
-    """FULLY_CONNECTED: y[b, o] = requantize(sum_i (x[b, i] - in_zp) * w[o, i] + bias)."""
+    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i])."""
     x = te.placeholder((batch, in_features), "int8", "x")
     w = s.weights((out_features, in_features))
     i = te.reduce_axis((0, in_features), "i")
     acc = te.compute((batch, out_features), lambda b, o: te.sum(
-        (x[b, i].astype("int32") - in_zp) * w(o, i).astype("int32"), axis=i), name="acc")
+        x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i), name="acc")
     y = te.compute((batch, out_features),
                    lambda b, o: _requantize(acc[b, o], s, o, out_zp, act), name="y")
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")

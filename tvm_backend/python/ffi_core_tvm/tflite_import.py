@@ -89,11 +89,17 @@ def _activation_range(act, scale, zp, name):
     raise UnsupportedModel(f"{name}: fused activation {act}")
 
 
-def _requant_table(bias, in_scale, w_scales, out_scale, channels):
-    """q[C, 3] = bias, mantissa, right shift per output channel."""
+def _requant_table(bias, weights, channel_axis, in_zp, in_scale, w_scales, out_scale):
+    """q[C, 3] per output channel: the bias with the input zero point's share
+    folded in (bias - in_zp * sum(w)), mantissa, right shift."""
+    w = np.moveaxis(weights.astype("int64"), channel_axis, 0)
+    channels = w.shape[0]
     w_scales = np.broadcast_to(np.asarray(w_scales, "float64"), (channels,))
+    folded = (bias.astype("int64") if bias is not None else 0) - in_zp * w.reshape(channels, -1).sum(1)
+    if np.any(np.abs(folded) >= 1 << 31):
+        raise UnsupportedModel("a bias with the zero point folded in overflows int32")
     table = np.zeros((channels, 3), "int32")
-    table[:, 0] = bias if bias is not None else 0
+    table[:, 0] = folded
     for c in range(channels):
         table[c, 1:] = quantize_multiplier(in_scale * float(w_scales[c]) / out_scale)
     return table
@@ -190,7 +196,10 @@ class _Importer:
         else:
             pt = pl = 0
         channels = out.shape[3]
-        q = _requant_table(b.data if b is not None else None, in_scale, w.scale, out_scale, channels)
+        q = _requant_table(b.data if b is not None else None, w.data, 3 if depthwise else 0,
+                           in_zp, in_scale, w.scale, out_scale)
+        if q.shape[0] != channels:
+            raise UnsupportedModel(f"{out.name}: {q.shape[0]} filters for {channels} channels")
         make = kernels.depthwise_conv2d if depthwise else kernels.conv2d
         s = self.constants(w.data, q)
         key = ("dwconv" if depthwise else "conv", s.weights_offset)
@@ -214,8 +223,8 @@ class _Importer:
         act = _activation_range(opts.FusedActivationFunction(), out_scale, out_zp, out.name)
         features = w.shape[1]
         batch = int(np.prod(x.shape)) // features
-        q = _requant_table(b.data if b is not None else None, in_scale, w.scale, out_scale,
-                           w.shape[0])
+        q = _requant_table(b.data if b is not None else None, w.data, 0, in_zp, in_scale,
+                           w.scale, out_scale)
         value = self.reshape(self.values[x.index], x.shape, (batch, features))
         s = self.constants(w.data, q)
         gv = self.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
