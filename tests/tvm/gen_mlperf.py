@@ -35,6 +35,20 @@ def litert(buf, x):
     return it.get_tensor(it.get_output_details()[0]["index"])
 
 
+def kernel_calls(mod):
+    """(kernel, [(shape, dtype) of each argument, output last]) of each
+    call_tir in main, in order."""
+    calls = []
+    for block in mod["main"].body.blocks:
+        for b in block.bindings:
+            v = b.value
+            if isinstance(v, relax.Call) and getattr(v.op, "name", "") == "relax.call_tir":
+                types = [a.ty for a in v.args[1].fields] + [b.var.ty]
+                calls.append((v.args[0].name_hint,
+                              [(tuple(int(d) for d in t.shape), t.dtype) for t in types]))
+    return calls
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", required=True)
@@ -75,6 +89,20 @@ def main():
     for what, (kind, msg) in (("DTYPE", bad_dtype), ("SHAPE", bad_shape)):
         lines.append(f"#define MLPERF_BAD_{what}_KIND {c_string(kind)}")
         lines.append(f"#define MLPERF_BAD_{what}_MESSAGE {c_string(msg)}")
+    # Each kernel call again, alone, for the runtime's share of an inference.
+    calls = kernel_calls(mod)
+    scratch = 0
+    lines.append("static const MlperfKernelCall kKernelCalls[] = {")
+    for name, args in calls:
+        if any(dtype != "int8" or len(shape) > 4 for shape, dtype in args) or len(args) > 4:
+            sys.exit(f"{name}: the kernel share needs at most 4 int8 arguments of at most 4 dims")
+        sizes = [int(np.prod(shape)) for shape, _ in args]
+        scratch = max(scratch, sum(sizes))
+        shapes = ", ".join("{" + ", ".join(map(str, shape)) + "}" for shape, _ in args)
+        ndims = ", ".join(str(len(shape)) for shape, _ in args)
+        lines.append(f'  {{"{name}", {len(args)}, {{{shapes}}}, {{{ndims}}}}},')
+    lines.append("};")
+    lines.append(f"#define MLPERF_SCRATCH_BYTES {scratch}")
     with open(os.path.join(opts.out, "mlperf_data.h"), "w") as f:
         f.write("\n".join(lines) + "\n")
 

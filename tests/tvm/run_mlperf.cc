@@ -17,6 +17,14 @@
 
 #include "tvm_test_support.h"
 
+// One kernel call of the model: its arguments' shapes (int8), output last.
+struct MlperfKernelCall {
+  const char* name;
+  int num_args;
+  int64_t shapes[4][4];
+  int ndims[4];
+};
+
 #include MLPERF_DATA
 
 #ifdef MLPERF_NS_PER_COUNT_X100
@@ -76,9 +84,11 @@ const int8_t* OutputBytes(const TVMFFIAny& result) {
   return static_cast<const int8_t*>(t->data) + t->byte_offset;
 }
 
-// Calls main on one input; on boards puts its instructions under QEMU
-// -icount shift=0 into *clock (SysTick counts times virtual ns per count).
-int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, TVMFFIAny* result, uint64_t* clock) {
+// Calls fn (main on one input, or a kernel); on boards puts its
+// instructions under QEMU -icount shift=0 into *clock (SysTick counts times
+// virtual ns per count).
+int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, TVMFFIAny* result, uint64_t* clock,
+          int num_args = 1) {
 #ifdef MLPERF_NS_PER_COUNT_X100
   constexpr uint32_t kReload = 999;  // an interrupt every 1000 counts
   volatile uint32_t* const kSysTickVal = reinterpret_cast<volatile uint32_t*>(0xE000E018u);
@@ -87,7 +97,7 @@ int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, TVMFFIAny* result, uint64_t* clo
   }  // the counter loads kReload on the clock after start
   const uint32_t ticks0 = ffi_core_systick_ticks();
   const uint32_t val0 = *kSysTickVal;
-  const int rc = TVMFFIFunctionCall(fn, in, 1, result);
+  const int rc = TVMFFIFunctionCall(fn, in, num_args, result);
   const uint32_t val1 = *kSysTickVal;
   const uint32_t ticks1 = ffi_core_systick_ticks();
   ffi_core_systick_stop();
@@ -96,9 +106,55 @@ int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, TVMFFIAny* result, uint64_t* clo
   return rc;
 #else
   *clock = 0;
-  return TVMFFIFunctionCall(fn, in, 1, result);
+  return TVMFFIFunctionCall(fn, in, num_args, result);
 #endif
 }
+
+#ifdef MLPERF_NS_PER_COUNT_X100
+int8_t g_scratch[MLPERF_SCRATCH_BYTES];
+
+// Instructions in the model's kernels: each call of main's again, alone, on
+// scratch data (their work does not depend on the values), through the
+// system library.
+uint64_t KernelInstructions(TVMFFIAny module) {
+  uint64_t total = 0;
+  for (const MlperfKernelCall& k : kKernelCalls) {
+    TVMFFIAny args[2] = {module, None()};
+    args[1].type_index = kTVMFFIRawStr;
+    args[1].v_c_str = k.name;
+    TVMFFIAny fn = None();
+    if (Call("ffi.ModuleGetFunction", args, 2, &fn) != 0 || fn.type_index != kTVMFFIFunction) {
+      std::printf("FAIL kernel %s not found\n", k.name);
+      ++g_failed;
+      return 0;
+    }
+    DLTensor tensors[4];
+    TVMFFIAny call_args[4];
+    int8_t* at = g_scratch;
+    for (int i = 0; i < k.num_args; ++i) {
+      tensors[i] = Input(at, DLDataType{kDLInt, 8, 1}, k.shapes[i], k.ndims[i]);
+      int64_t n = 1;
+      for (int d = 0; d < k.ndims[i]; ++d) n *= k.shapes[i][d];
+      at += n;
+      call_args[i] = None();
+      call_args[i].type_index = kTVMFFIDLTensorPtr;
+      call_args[i].v_ptr = &tensors[i];
+    }
+    TVMFFIAny result = None();
+    uint64_t clock = 0;
+    TVMFFIAny* first = call_args;
+    if (Infer(fn.v_obj, first, &result, &clock, k.num_args) != 0) {
+      Taken t = TakeError();
+      std::printf("FAIL kernel %s: %s: %s\n", k.name, t.kind, t.message);
+      ++g_failed;
+    }
+    total += clock;
+    Release(&result);
+    Release(&fn);
+  }
+  return total;
+}
+#endif
 
 void BadInput(TVMFFIObjectHandle fn, const DLTensor& t, const char* what, const char* kind,
               const char* message) {
@@ -139,6 +195,7 @@ int main() {
   const size_t heap_at_start = g_heap.used_bytes();
   size_t peak = 0;
   size_t after_first = 0;  // the first input also caches the VM's look-ups
+  uint64_t last_clock = 0;
   for (int i = 0; i < MLPERF_INPUTS; ++i) {
     DLTensor input = Input(kInputs[i], DLDataType{kDLInt, 8, 1}, kInputShape, kInNdim);
     DLManagedTensor managed{input, nullptr, &Borrowed::Free};
@@ -186,6 +243,7 @@ int main() {
       std::printf("%s instructions per inference: %lu\n", MLPERF_NAME,
                   static_cast<unsigned long>(clock));
 #endif
+      last_clock = clock;
       Check(worst <= 1 && same_argmax, "within 1 LSB of LiteRT, same argmax");
       Check(same_as_host, "equal to TVM's VM on the host");
       Check(same_twice, "the same twice");
@@ -194,6 +252,19 @@ int main() {
     TVMFFIObjectDecRef(input_tensor);
     if (i == 0) after_first = g_heap.used_bytes();
   }
+#ifdef MLPERF_NS_PER_COUNT_X100
+  const uint64_t kernels = KernelInstructions(module);
+  const uint64_t runtime = last_clock > kernels ? last_clock - kernels : 0;
+  std::printf(
+      "%s kernels: %lu instructions in %d calls; runtime: %lu instructions, %lu.%02lu %% "
+      "of an inference\n",
+      MLPERF_NAME, static_cast<unsigned long>(kernels),
+      static_cast<int>(sizeof(kKernelCalls) / sizeof(kKernelCalls[0])),
+      static_cast<unsigned long>(runtime), static_cast<unsigned long>(runtime * 100 / last_clock),
+      static_cast<unsigned long>(runtime * 10000 / last_clock % 100));
+#else
+  (void)last_clock;
+#endif
   FFICoreTVMVMStats stats;
   FFICoreTVMGetVMStats(&stats);
   std::printf(
