@@ -42,15 +42,6 @@ constexpr int kOutputBytes = sizeof(kLiteRT[0]);
 constexpr size_t kRuntimeBytes = 8192;
 ffi_core::StaticHeap<MLPERF_RAM_BYTES + kRuntimeBytes> g_heap;
 
-int Call(const char* global, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIByteArray name{global, std::strlen(global)};
-  TVMFFIObjectHandle f = nullptr;
-  if (TVMFFIFunctionGetGlobal(&name, &f) != 0 || f == nullptr) return -1;
-  const int rc = TVMFFIFunctionCall(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
 DLTensor Input(const void* data, DLDataType dtype, const int64_t* shape, int ndim) {
   DLTensor t;
   std::memset(&t, 0, sizeof(t));  // the short-enum policy: zero every byte
@@ -123,7 +114,8 @@ uint64_t KernelInstructions(TVMFFIAny module) {
     args[1].type_index = kTVMFFIRawStr;
     args[1].v_c_str = k.name;
     TVMFFIAny fn = None();
-    if (Call("ffi.ModuleGetFunction", args, 2, &fn) != 0 || fn.type_index != kTVMFFIFunction) {
+    if (CallGlobal("ffi.ModuleGetFunction", args, 2, &fn) != 0 ||
+        fn.type_index != kTVMFFIFunction) {
       std::printf("FAIL kernel %s not found\n", k.name);
       ++g_failed;
       return 0;
@@ -180,11 +172,11 @@ int main() {
   TVMFFIAny module = None();
   TVMFFIAny fn = None();
   TVMFFIAny args[2] = {None(), None()};
-  if (Call("ffi.SystemLib", nullptr, 0, &module) == 0) {
+  if (CallGlobal("ffi.SystemLib", nullptr, 0, &module) == 0) {
     args[0] = module;
     args[1].type_index = kTVMFFIRawStr;
     args[1].v_c_str = "main";
-    Call("ffi.ModuleGetFunction", args, 2, &fn);
+    CallGlobal("ffi.ModuleGetFunction", args, 2, &fn);
   }
   if (fn.type_index != kTVMFFIFunction) {
     Taken t = TakeError();

@@ -71,14 +71,26 @@ def _prim_func(tensors):
     return te.create_prim_func(tensors).with_attr("tir.noalias", True)
 
 
-def _window(o, stride, k, dilation, pad):
-    return o * stride + k * dilation - pad
+def _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act):
+    """A convolution's kernel: acc_f's sums per output, requantized per channel."""
+    acc = te.compute(out_shape, acc_f, name="acc")
+    y = te.compute(out_shape, lambda n, oh, ow, c: _requantize(acc[n, oh, ow, c], s, c, out_zp,
+                                                              act), name="y")
+    return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
+
+
+def _padded_read(x, n, oh, ow, kh, kw, channel, stride, dilation, pad, in_zp):
+    """The input under a kernel tap as int32; the zero point where it falls in the padding."""
+    _, h, w, _ = x.shape
+    ih = oh * stride[0] + kh * dilation[0] - pad[0]
+    iw = ow * stride[1] + kw * dilation[1] - pad[1]
+    inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w)
+    return tir.if_then_else(inside, x[n, ih, iw, channel].astype("int32"), in_zp)
 
 
 def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
     """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w))."""
-    _, h, w_, _ = in_shape
-    co, kh_n, kw_n, ci_n = w_shape
+    _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
     kh = te.reduce_axis((0, kh_n), "kh")
@@ -86,21 +98,15 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
     ci = te.reduce_axis((0, ci_n), "ci")
 
     def acc_f(n, oh, ow, c):
-        ih = _window(oh, stride[0], kh, dilation[0], pad[0])
-        iw = _window(ow, stride[1], kw, dilation[1], pad[1])
-        inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w_)
-        xv = tir.if_then_else(inside, x[n, ih, iw, ci].astype("int32"), in_zp)
+        xv = _padded_read(x, n, oh, ow, kh, kw, ci, stride, dilation, pad, in_zp)
         return te.sum(xv * w(c, kh, kw, ci).astype("int32"), axis=[kh, kw, ci])
 
-    acc = te.compute(out_shape, acc_f, name="acc")
-    y = te.compute(out_shape, lambda n, oh, ow, c: _requantize(acc[n, oh, ow, c], s, c, out_zp,
-                                                              act), name="y")
-    return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
+    return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
 
 
 def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
     """DEPTHWISE_CONV_2D: output channel c reads input channel c // multiplier."""
-    _, h, w_, ci_n = in_shape
+    ci_n = in_shape[3]
     _, kh_n, kw_n, co = w_shape
     multiplier = co // ci_n
     x = te.placeholder(in_shape, "int8", "x")
@@ -109,16 +115,10 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
     kw = te.reduce_axis((0, kw_n), "kw")
 
     def acc_f(n, oh, ow, c):
-        ih = _window(oh, stride[0], kh, dilation[0], pad[0])
-        iw = _window(ow, stride[1], kw, dilation[1], pad[1])
-        inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w_)
-        xv = tir.if_then_else(inside, x[n, ih, iw, c // multiplier].astype("int32"), in_zp)
+        xv = _padded_read(x, n, oh, ow, kh, kw, c // multiplier, stride, dilation, pad, in_zp)
         return te.sum(xv * w(0, kh, kw, c).astype("int32"), axis=[kh, kw])
 
-    acc = te.compute(out_shape, acc_f, name="acc")
-    y = te.compute(out_shape, lambda n, oh, ow, c: _requantize(acc[n, oh, ow, c], s, c, out_zp,
-                                                              act), name="y")
-    return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
+    return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
 
 
 def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act):
