@@ -4,6 +4,7 @@
 # firmware finds with find_package(ffi_core REQUIRED):
 #   ffi_core::ffi_core  the runtime (libffi_core.a)
 #   ffi_core::tvm       TVM's backend API (libffi_core_tvm.a), ffi_core_tvm_add_c_module()
+#   ffi_core::containers  the ffi.Array, ffi.List, ... globals (libffi_core_containers.a)
 #   ffi_core::board     startup, semihosting system calls and linker script (boards only)
 #   ffi_core::ffi_core_shared, ffi_core::tvm_shared   the host's shared runtime
 include(GNUInstallDirs)
@@ -18,7 +19,8 @@ endforeach()
 install(FILES "${FFI_CORE_DLPACK_INCLUDE_DIR}/dlpack/dlpack.h" DESTINATION include/dlpack)
 
 set_target_properties(ffi_core_tvm PROPERTIES EXPORT_NAME tvm)
-set(_targets ffi_core ffi_core_headers ffi_core_flags ffi_core_tvm)
+set_target_properties(ffi_core_containers PROPERTIES EXPORT_NAME containers)
+set(_targets ffi_core ffi_core_headers ffi_core_flags ffi_core_tvm ffi_core_containers)
 if(NOT CMAKE_CROSSCOMPILING)
   set_target_properties(ffi_core_tvm_shared PROPERTIES EXPORT_NAME tvm_shared)
   list(APPEND _targets ffi_core_shared ffi_core_tvm_shared)

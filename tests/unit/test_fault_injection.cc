@@ -264,6 +264,40 @@ int Modules() {
   return 0;
 }
 
+// Calls the global `name`; its result kept.
+int CallKept(Held* held, const char* name, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+  TVMFFIByteArray global{name, std::strlen(name)};
+  TVMFFIObjectHandle f = nullptr;
+  if (TVMFFIFunctionGetGlobal(&global, &f) != 0) return -1;
+  held->Keep(f);
+  *out = NoneAny();
+  if (TVMFFIFunctionCall(f, args, n, out) != 0) return -1;
+  held->KeepAny(*out);
+  return 0;
+}
+
+// Containers built, grown past their capacity and spliced, through the globals.
+int Containers() {
+  Held held;
+  TVMFFIAny items[3] = {AnyView(int64_t{1}).raw(), AnyView(kLong).raw(), AnyView(2.5).raw()};
+  TVMFFIAny arr = NoneAny();
+  STEP(CallKept(&held, "ffi.Array", items, 3, &arr));
+  TVMFFIAny list = NoneAny();
+  STEP(CallKept(&held, "ffi.List", items, 2, &list));
+  TVMFFIAny out = NoneAny();
+  for (int64_t i = 0; i < 6; ++i) {  // past the first capacity: the buffer grows
+    TVMFFIAny append[2] = {list, AnyView(kLong).raw()};
+    STEP(CallKept(&held, "ffi.ListAppend", append, 2, &out));
+  }
+  TVMFFIAny splice[4] = {list, AnyView(int64_t{1}).raw(), AnyView(int64_t{3}).raw(), arr};
+  STEP(CallKept(&held, "ffi.ListReplaceSlice", splice, 4, &out));
+  TVMFFIAny get[2] = {arr, AnyView(int64_t{1}).raw()};
+  STEP(CallKept(&held, "ffi.ArrayGetItem", get, 2, &out));
+  TVMFFIAny dims[2] = {AnyView(int64_t{2}).raw(), AnyView(int64_t{3}).raw()};
+  STEP(CallKept(&held, "ffi.Shape", dims, 2, &out));
+  return 0;
+}
+
 struct Scenario {
   const char* name;
   int (*run)();
@@ -300,9 +334,10 @@ size_t InjectEveryFault(const Scenario& s) {
 }  // namespace
 
 TEST_CASE("every allocation failure is a clean MemoryError that leaks nothing") {
-  const Scenario scenarios[] = {{"objects", &Objects}, {"functions", &Functions},
-                                {"errors", &Errors},   {"tensors", &Tensors},
-                                {"globals", &Globals}, {"modules", &Modules}};
+  const Scenario scenarios[] = {{"objects", &Objects},      {"functions", &Functions},
+                                {"errors", &Errors},        {"tensors", &Tensors},
+                                {"globals", &Globals},      {"modules", &Modules},
+                                {"containers", &Containers}};
   size_t total = 0;
   for (const Scenario& s : scenarios) {
     const size_t points = InjectEveryFault(s);

@@ -6,6 +6,10 @@
 #include <ffi_core/allocator.h>
 #include <ffi_core/any.h>
 #include <ffi_core/arena_allocator.h>
+#include <ffi_core/container/any_equal.h>
+#include <ffi_core/container/array.h>
+#include <ffi_core/container/list.h>
+#include <ffi_core/container/shape.h>
 #include <ffi_core/counting_allocator.h>
 #include <ffi_core/device.h>
 #include <ffi_core/dtype.h>
@@ -22,7 +26,6 @@
 #include <ffi_core/pool_allocator.h>
 #include <ffi_core/registry.h>
 #include <ffi_core/same_bytes.h>
-#include <ffi_core/shape.h>
 #include <ffi_core/status.h>
 #include <ffi_core/string.h>
 #include <ffi_core/tensor.h>

@@ -1,5 +1,5 @@
+#include <ffi_core/container/shape.h>
 #include <ffi_core/object.h>
-#include <ffi_core/shape.h>
 
 #include <cstring>
 

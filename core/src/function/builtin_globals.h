@@ -37,4 +37,11 @@ Expected<Function> FindBuiltinGlobal(const char* name, size_t size);
 }  // namespace detail
 }  // namespace ffi_core
 
+// The container globals (ffi.Array, ffi.List, ...): defined in
+// libffi_core_containers.a, which a firmware links (ffi_core::containers)
+// only when it wants them. Weak here, so a firmware without containers links
+// none of their code; FindBuiltinGlobal asks it when it is there.
+extern "C" __attribute__((weak)) void ffi_core_container_global(
+    const char* name, size_t size, ffi_core::Expected<ffi_core::Function>* out);
+
 #endif  // FFI_CORE_SRC_FUNCTION_BUILTIN_GLOBALS_H_

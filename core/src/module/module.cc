@@ -564,7 +564,11 @@ Expected<TVMFFIObject*> Module::LookupFromImports(const char* name) const {
 
 namespace detail {
 Expected<Function> FindBuiltinGlobal(const char* name, size_t size) {
-  return MakeBuiltin(kBuiltins, name, size);
+  Expected<Function> f = MakeBuiltin(kBuiltins, name, size);
+  if (f.ok() && !*f && ffi_core_container_global != nullptr) {
+    ffi_core_container_global(name, size, &f);
+  }
+  return f;
 }
 }  // namespace detail
 

@@ -3,9 +3,10 @@
 // messages of TVM's runtime (src/runtime/vm/builtin.cc). Storage and tensors
 // take memory from ffi-core's installed allocator and give it back when
 // released.
+#include <ffi_core/container/array.h>
+#include <ffi_core/container/shape.h>
 #include <ffi_core/dtype.h>
 #include <ffi_core/error.h>
-#include <ffi_core/shape.h>
 #include <ffi_core/string.h>
 #include <ffi_core/tensor.h>
 
@@ -434,12 +435,10 @@ Status Reshape(PackedArgs args, Any* rv) {
 }
 
 Status MakeTuple(PackedArgs args, Any* rv) {
-  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<ArrayObj> arr,
-                            NewArray(args.data(), static_cast<size_t>(args.size())));
-  TVMFFIAny raw = NoneAny();
-  raw.type_index = kTVMFFIArray;
-  raw.v_obj = &arr.release()->header;
-  *rv = Any::AdoptRaw(raw);
+  // A tuple is an Array, as upstream represents it.
+  FFI_CORE_ASSIGN_OR_RETURN(Array arr,
+                            Array::FromViews(args.data(), static_cast<size_t>(args.size())));
+  *rv = Any(arr);
   return Status::Ok();
 }
 

@@ -3,9 +3,9 @@
 // constants, then bytecode, which compiled-mode executables do not run.
 // Little-endian, length-prefixed, every read bounds-checked.
 #include <ffi_core/allocator.h>
+#include <ffi_core/container/shape.h>
 #include <ffi_core/error.h>
 #include <ffi_core/same_bytes.h>
-#include <ffi_core/shape.h>
 #include <ffi_core/string.h>
 #include <ffi_core/tensor.h>
 #include <ffi_core/tvm_vm.h>

@@ -59,29 +59,5 @@ StorageObj* AsStorage(const TVMFFIAny& value) {
   return reinterpret_cast<StorageObj*>(value.v_obj);
 }
 
-ArrayObj::~ArrayObj() {
-  Any* items = static_cast<Any*>(cell.data);
-  for (int64_t i = 0; i < cell.size; ++i) items[i].~Any();
-}
-
-Expected<ObjectPtr<ArrayObj>> NewArray(const AnyView* items, size_t size) {
-  if (size > (SIZE_MAX - sizeof(ArrayObj)) / sizeof(Any)) {
-    return RaiseError(ErrorKind::kMemoryError, {"array of ", size, " items"});
-  }
-  FFI_CORE_ASSIGN_OR_RETURN(ArrayObj * arr, NewObject<ArrayObj>(kTVMFFIArray, size * sizeof(Any)));
-  Any* out = TrailingOf<Any>(arr);
-  arr->cell.data = out;
-  arr->cell.size = 0;
-  arr->cell.capacity = static_cast<int64_t>(size);
-  arr->cell.data_deleter = nullptr;
-  ObjectPtr<ArrayObj> owned = ObjectPtr<ArrayObj>::Adopt(arr);
-  for (size_t i = 0; i < size; ++i) {
-    FFI_CORE_ASSIGN_OR_RETURN(Any item, Any::FromView(items[i]));
-    new (&out[i]) Any(std::move(item));
-    ++arr->cell.size;
-  }
-  return owned;
-}
-
 }  // namespace tvm_vm
 }  // namespace ffi_core

@@ -40,14 +40,6 @@ Expected<ObjectPtr<StorageObj>> NewStorage(size_t size, size_t alignment);
 // The storage behind an Any, or NULL when it holds something else.
 StorageObj* AsStorage(const TVMFFIAny& value);
 
-// A kTVMFFIArray laid out as upstream's (header, TVMFFISeqCell, items).
-struct ArrayObj {
-  TVMFFIObject header;
-  TVMFFISeqCell cell;
-  ~ArrayObj();
-};
-Expected<ObjectPtr<ArrayObj>> NewArray(const AnyView* items, size_t size);
-
 // One entry of the executable's function table.
 struct VMFunctionInfo {
   const char* name;  // borrowed from the executable's bytes

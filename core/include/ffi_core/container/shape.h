@@ -1,7 +1,7 @@
 // Shape: an immutable list of int64 dimensions as a kTVMFFIShape object
 // (header, TVMFFIShapeCell, then the values).
-#ifndef FFI_CORE_SHAPE_H_
-#define FFI_CORE_SHAPE_H_
+#ifndef FFI_CORE_CONTAINER_SHAPE_H_
+#define FFI_CORE_CONTAINER_SHAPE_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/object_ptr.h>
@@ -34,4 +34,4 @@ struct TypeTraits<Shape> : detail::ObjectRefTraits<Shape, kTVMFFIShape> {
 
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_SHAPE_H_
+#endif  // FFI_CORE_CONTAINER_SHAPE_H_

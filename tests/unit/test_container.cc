@@ -1,0 +1,180 @@
+// Containers through the C API, as a caller in another language sees them:
+// the ffi.* globals make and change them, and their bytes sit where
+// upstream's headers read them inline (TVMFFISeqCell after the header).
+#include <ffi_core/container/array.h>
+#include <ffi_core/container/list.h>
+
+#include <cstddef>
+#include <string>
+
+#include "test_support.h"
+
+using namespace ffi_core;
+using namespace ffi_core_test;
+
+namespace {
+
+constexpr char kLong[] = "a string long enough to need an object";
+
+// Calls the global `name` with `args`; the result in *out (owned).
+int CallGlobal(const char* name, const AnyView* args, int32_t n, Any* out) {
+  Expected<Function> f = GetGlobalFunction(name, std::strlen(name));
+  if (!f.ok() || !*f) return -1;
+  TVMFFIAny raw = NoneAny();
+  const int rc = TVMFFIFunctionCall(
+      f->object().header(), reinterpret_cast<TVMFFIAny*>(const_cast<AnyView*>(args)), n, &raw);
+  *out = Any::AdoptRaw(raw);
+  return rc;
+}
+
+Any Must(const char* name, std::initializer_list<AnyView> args) {
+  Any out;
+  const int rc = CallGlobal(name, args.begin(), static_cast<int32_t>(args.size()), &out);
+  if (rc != 0) {
+    TakenError t = TakeError();
+    FAIL_CHECK(name, " failed: ", std::string(t.kind), ": ", std::string(t.message));
+  }
+  return out;
+}
+
+const TVMFFISeqCell* CellOf(const Any& seq) {
+  return reinterpret_cast<const TVMFFISeqCell*>(seq.raw().v_obj + 1);
+}
+
+int64_t Int(const Any& a) { return a.As<int64_t>().value(); }
+
+}  // namespace
+
+TEST_CASE("ffi.Array holds its items in place after the cell, in upstream's layout") {
+  AllocatorScope scope;
+  String long_str = String::FromCStr(kLong).value();
+  Any arr = Must("ffi.Array", {int64_t{7}, "abc", long_str, 2.5});
+  REQUIRE(arr.type_index() == kTVMFFIArray);
+  const TVMFFISeqCell* cell = CellOf(arr);
+  CHECK(offsetof(ArrayObj, cell) == sizeof(TVMFFIObject));
+  CHECK(cell->size == 4);
+  CHECK(cell->capacity == 4);
+  CHECK(static_cast<bool>(cell->data_deleter == nullptr));
+  CHECK(cell->data == TrailingOf<Any>(reinterpret_cast<ArrayObj*>(arr.raw().v_obj)));
+  const TVMFFIAny* items = static_cast<const TVMFFIAny*>(cell->data);
+  CHECK(items[0].type_index == kTVMFFIInt);
+  CHECK(items[0].v_int64 == 7);
+  CHECK(items[1].type_index == kTVMFFISmallStr);        // the raw C string, owned
+  CHECK(items[2].v_obj == long_str.any().raw().v_obj);  // objects are shared, not copied
+
+  CHECK(Int(Must("ffi.ArraySize", {arr})) == 4);
+  CHECK(Must("ffi.ArrayGetItem", {arr, int64_t{2}}).raw().v_obj == long_str.any().raw().v_obj);
+  // Strings compare by value whatever their form; other values by type and bits.
+  CHECK(Must("ffi.ArrayContains", {arr, "abc"}).As<bool>().value());
+  CHECK(Must("ffi.ArrayContains", {arr, String::FromCStr(kLong).value()}).As<bool>().value());
+  CHECK_FALSE(Must("ffi.ArrayContains", {arr, int64_t{2}}).As<bool>().value());
+  CHECK_FALSE(Must("ffi.ArrayContains", {arr, 7.0}).As<bool>().value());
+
+  Any out;
+  const AnyView bad[] = {arr, int64_t{4}};
+  CHECK(CallGlobal("ffi.ArrayGetItem", bad, 2, &out) != 0);
+  TakenError t = TakeError();
+  CHECK(t.kind == "IndexError");
+  CHECK(t.message == "Array index 4 out of range for size 4");
+  const AnyView not_array[] = {int64_t{1}, int64_t{0}};
+  CHECK(CallGlobal("ffi.ArrayGetItem", not_array, 2, &out) != 0);
+  CHECK(TakeError().kind == "TypeError");
+  CHECK(Int(Must("ffi.ArraySize", {Must("ffi.Array", {})})) == 0);
+}
+
+TEST_CASE("ffi.List grows in a buffer of its own and every change is seen by its holders") {
+  AllocatorScope scope;
+  Any list = Must("ffi.List", {int64_t{1}, int64_t{2}});
+  REQUIRE(list.type_index() == kTVMFFIList);
+  Any same = list;  // a second holder
+  for (int64_t i = 3; i <= 20; ++i) Must("ffi.ListAppend", {list, i});
+  const TVMFFISeqCell* cell = CellOf(same);
+  CHECK(cell->size == 20);
+  CHECK(cell->capacity >= 20);
+  CHECK(static_cast<bool>(cell->data_deleter != nullptr));  // a buffer apart, as upstream's
+  CHECK(Int(Must("ffi.ListGetItem", {same, int64_t{19}})) == 20);
+
+  Must("ffi.ListInsert", {list, int64_t{0}, kLong});
+  Must("ffi.ListInsert", {list, int64_t{21}, "end"});
+  CHECK(Int(Must("ffi.ListSize", {list})) == 22);
+  CHECK(Must("ffi.ListContains", {list, kLong}).As<bool>().value());
+  CHECK(Must("ffi.ListPop", {list, int64_t{21}}).As<String>().value().Equals("end", 3));
+  Must("ffi.ListErase", {list, int64_t{0}});
+  Must("ffi.ListEraseRange", {list, int64_t{2}, int64_t{20}});  // keeps 1, 2
+  CHECK(Int(Must("ffi.ListSize", {list})) == 2);
+  Must("ffi.ListSetItem", {list, int64_t{1}, int64_t{9}});
+  // A slice replaced by a list's own items: owned before anything moves.
+  Must("ffi.ListReplaceSlice", {list, int64_t{0}, int64_t{1}, list});
+  const TVMFFIAny* items = static_cast<const TVMFFIAny*>(CellOf(list)->data);
+  REQUIRE(CellOf(list)->size == 3);
+  CHECK(items[0].v_int64 == 1);
+  CHECK(items[1].v_int64 == 9);
+  CHECK(items[2].v_int64 == 9);
+  Must("ffi.ListReplaceSlice", {list, int64_t{1}, int64_t{3}, Must("ffi.Array", {int64_t{5}})});
+  Must("ffi.ListReverse", {list});
+  items = static_cast<const TVMFFIAny*>(CellOf(list)->data);
+  CHECK(items[0].v_int64 == 5);
+  CHECK(items[1].v_int64 == 1);
+  Must("ffi.ListReserve", {list, int64_t{100}});
+  CHECK(CellOf(list)->capacity == 100);
+  Must("ffi.ListClear", {list});
+  CHECK(Int(Must("ffi.ListSize", {same})) == 0);
+
+  struct Bad {
+    const char* global;
+    std::initializer_list<AnyView> args;
+    const char* kind;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"ffi.ListGetItem",
+       {list, int64_t{0}},
+       "IndexError",
+       "List get index 0 out of range for size 0"},
+      {"ffi.ListInsert",
+       {list, int64_t{2}, int64_t{0}},
+       "IndexError",
+       "List insert index 2 out of range for size 1"},
+      {"ffi.ListEraseRange",
+       {list, int64_t{1}, int64_t{0}},
+       "IndexError",
+       "List range [1, 0) out of range for size 0"},
+      {"ffi.ListReserve", {list, int64_t{-1}}, "ValueError", "List reserve of a negative size -1"},
+      {"ffi.ListReplaceSlice", {list, int64_t{0}, int64_t{0}, int64_t{3}}, "TypeError", ""},
+      {"ffi.ListAppend", {list}, "TypeError", ""},
+  };
+  for (const Bad& b : bad) {
+    INFO(b.global);
+    Any out;
+    CHECK(CallGlobal(b.global, b.args.begin(), static_cast<int32_t>(b.args.size()), &out) != 0);
+    TakenError t = TakeError();
+    CHECK(t.kind == b.kind);
+    if (b.message[0] != '\0') CHECK(t.message == b.message);
+  }
+}
+
+TEST_CASE("ffi.Shape and the search for a tensor off the CPU") {
+  AllocatorScope scope;
+  Any shape = Must("ffi.Shape", {int64_t{2}, int64_t{3}});
+  REQUIRE(shape.type_index() == kTVMFFIShape);
+  const TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(shape.raw().v_obj);
+  CHECK(cell->size == 2);
+  CHECK(cell->data[1] == 3);
+
+  int64_t dims[1] = {4};
+  float data[4] = {};
+  DLTensor cpu{};
+  cpu.data = data;
+  cpu.device = DLDevice{kDLCPU, 0};
+  cpu.ndim = 1;
+  cpu.dtype = DLDataType{kDLFloat, 32, 1};
+  cpu.shape = dims;
+  DLTensor gpu = cpu;
+  gpu.device = DLDevice{kDLCUDA, 1};
+  Any nested = Must("ffi.List", {int64_t{1}, Must("ffi.Array", {&cpu, &gpu})});
+  Any found = Must("ffi.ContainerFindFirstNonCPUDevice", {nested});
+  REQUIRE(found.type_index() == kTVMFFIDevice);
+  CHECK(found.raw().v_device.device_type == kDLCUDA);
+  CHECK(found.raw().v_device.device_id == 1);
+  CHECK(Must("ffi.ContainerFindFirstNonCPUDevice", {Must("ffi.Array", {&cpu})}).is_none());
+}
