@@ -1,6 +1,7 @@
 // Globals that upstream's Python package (apache-tvm-ffi) looks up while it
 // imports, so it can run on libffi_core.so. Host only: linked into the
 // shared runtime, never into firmware.
+#include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
 #include <ffi_core/module.h>
@@ -13,15 +14,16 @@
 #include <cstring>
 #include <utility>
 
+#include "function/builtin_globals.h"
 #include "support/global_lock_guard.h"
 
 namespace ffi_core {
 namespace {
 
-// Sentinels the frontend compares by identity: plain ffi.Object instances
-// that live as long as the process (their first reference is never dropped,
-// so no deleter is needed).
-TVMFFIObject g_missing = {kRefCountBothOne, kTVMFFIObject, 0, {nullptr}};
+// A sentinel the frontend compares by identity: a plain ffi.Object that
+// lives as long as the process (its first reference is never dropped, so no
+// deleter is needed). The other, ffi.GetInvalidObject, is the containers'
+// MissingObject.
 TVMFFIObject g_kwargs = {kRefCountBothOne, kTVMFFIObject, 0, {nullptr}};
 
 Status Sentinel(TVMFFIObject* obj, Any* rv) {
@@ -88,7 +90,11 @@ struct Global {
   Status (*fn)(PackedArgs, Any*);
 };
 constexpr Global kGlobals[] = {
-    {"ffi.GetInvalidObject", [](PackedArgs, Any* rv) { return Sentinel(&g_missing, rv); }},
+    {"ffi.GetInvalidObject",
+     [](PackedArgs, Any* rv) {
+       *rv = MissingObject();
+       return Status::Ok();
+     }},
     {"ffi.GetKwargsObject", [](PackedArgs, Any* rv) { return Sentinel(&g_kwargs, rv); }},
     {"ffi.FunctionListGlobalNamesFunctor", &ListGlobalNames},
     {"ffi.ModuleGlobalsAdd", &KeepModule},
@@ -96,7 +102,8 @@ constexpr Global kGlobals[] = {
 };
 
 // ffi-core makes these on demand; the package binds only names that its
-// listing returns, so they are put in the table.
+// listing returns, so they are put in the table, and so are the container
+// globals (libffi_core.so carries them).
 constexpr const char* kListedBuiltins[] = {
     "ffi.ModuleLoadFromFile",
     "ffi.ModuleGetFunction",
@@ -108,9 +115,6 @@ constexpr const char* kListedBuiltins[] = {
 // imports (and would otherwise call as NULL) but that ffi-core does not
 // provide: each raises a NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.Array",
-    "ffi.Map",
-    "ffi.ContainerFindFirstNonCPUDevice",
     "ffi.FromJSONGraphString",
     "ffi.ToJSONGraphString",
     "ffi.MakeFieldGetter",
@@ -170,6 +174,9 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
     if (!Register(g.name, Function::FromPacked(g.fn)).ok()) Report(g.name);
   }
   for (const char* name : kListedBuiltins) {
+    if (!Register(name, GetGlobalFunction(name, std::strlen(name))).ok()) Report(name);
+  }
+  for (size_t i = 0; const char* name = ffi_core_container_global_name(i); ++i) {
     if (!Register(name, GetGlobalFunction(name, std::strlen(name))).ok()) Report(name);
   }
   for (const char* name : kNotProvided) {

@@ -3,6 +3,7 @@
 // upstream's headers read them inline (TVMFFISeqCell after the header).
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>
+#include <ffi_core/container/map.h>
 
 #include <cstddef>
 #include <string>
@@ -153,6 +154,74 @@ TEST_CASE("ffi.List grows in a buffer of its own and every change is seen by its
   }
 }
 
+TEST_CASE("ffi.Map and ffi.Dict keep pairs in insertion order in upstream's small-map layout") {
+  AllocatorScope scope;
+  String long_key = String::FromCStr(kLong).value();
+  Any map = Must("ffi.Map", {"a", int64_t{1}, long_key, int64_t{2}, int64_t{7}, "seven", "a",
+                             int64_t{3}});  // a repeated key keeps its place, takes the value
+  REQUIRE(map.type_index() == kTVMFFIMap);
+  const auto* m = reinterpret_cast<const MapObj*>(map.raw().v_obj);
+  CHECK(offsetof(MapObj, data) == sizeof(TVMFFIObject));
+  CHECK(m->size == 3);
+  CHECK((m->slots & kSmallMapTag) != 0);  // upstream reads it as its small form
+  const auto* pairs = static_cast<const TVMFFIAny*>(m->data);  // key, value, key, value...
+  CHECK(pairs[0].type_index == kTVMFFISmallStr);
+  CHECK(pairs[1].v_int64 == 3);
+  CHECK(pairs[4].v_int64 == 7);
+
+  CHECK(Int(Must("ffi.MapSize", {map})) == 3);
+  // Keys compare by value in either string form.
+  CHECK(Int(Must("ffi.MapGetItem", {map, String::FromCStr(kLong).value()})) == 2);
+  CHECK(Int(Must("ffi.MapGetItem", {map, "a"})) == 3);
+  CHECK(Int(Must("ffi.MapCount", {map, int64_t{7}})) == 1);
+  CHECK(Int(Must("ffi.MapCount", {map, 7.0})) == 0);  // an int key is not a float
+  Any missing = Must("ffi.MapGetItemOrMissing", {map, "b"});
+  CHECK(missing.raw().v_obj == MissingObject().raw().v_obj);
+  Any out;
+  const AnyView absent[] = {map, "b"};
+  CHECK(CallGlobal("ffi.MapGetItem", absent, 2, &out) != 0);
+  TakenError t = TakeError();
+  CHECK(t.kind == "KeyError");
+  CHECK(t.message == "key is not in Map");
+  const AnyView odd[] = {"a"};
+  CHECK(CallGlobal("ffi.Map", odd, 1, &out) != 0);
+  CHECK(TakeError().kind == "ValueError");
+
+  // The iteration functor walks the pairs in order.
+  Any iter = Must("ffi.MapForwardIterFunctor", {map});
+  Function walk = iter.As<Function>().value();
+  CHECK(walk(int64_t{0}).value().As<String>().value().Equals("a", 1));
+  CHECK(walk(int64_t{2}).value().As<bool>().value());
+  CHECK(Int(walk(int64_t{1}).value()) == 2);
+  CHECK(walk(int64_t{2}).value().As<bool>().value());
+  CHECK(Int(walk(int64_t{0}).value()) == 7);
+  CHECK_FALSE(walk(int64_t{2}).value().As<bool>().value());
+  CHECK_FALSE(walk(int64_t{0}).ok());
+  CHECK(TakeError().kind == "IndexError");
+
+  Any dict = Must("ffi.Dict", {int64_t{1}, "one"});
+  REQUIRE(dict.type_index() == kTVMFFIDict);
+  Any same = dict;
+  for (int64_t i = 2; i <= 12; ++i) Must("ffi.DictSetItem", {dict, i, long_key});
+  CHECK(Int(Must("ffi.DictSize", {same})) == 12);
+  Must("ffi.DictErase", {dict, int64_t{1}});
+  Must("ffi.DictSetItem", {dict, int64_t{1}, "again"});  // goes last now
+  const auto* d = reinterpret_cast<const MapObj*>(dict.raw().v_obj);
+  CHECK(static_cast<const TVMFFIAny*>(d->data)[0].v_int64 == 2);
+  CHECK(static_cast<const TVMFFIAny*>(d->data)[22].v_int64 == 1);
+  CHECK(Int(Must("ffi.DictCount", {dict, int64_t{12}})) == 1);
+  CHECK(Must("ffi.DictGetItemOrMissing", {dict, int64_t{13}}).raw().v_obj ==
+        MissingObject().raw().v_obj);
+  const AnyView erase_absent[] = {dict, int64_t{13}};
+  CHECK(CallGlobal("ffi.DictErase", erase_absent, 2, &out) != 0);
+  CHECK(TakeError().kind == "KeyError");
+  Must("ffi.DictClear", {dict});
+  CHECK(Int(Must("ffi.DictSize", {same})) == 0);
+  const AnyView wrong_kind[] = {map, int64_t{1}, int64_t{2}};
+  CHECK(CallGlobal("ffi.DictSetItem", wrong_kind, 3, &out) != 0);  // a Map is not a Dict
+  CHECK(TakeError().kind == "TypeError");
+}
+
 TEST_CASE("ffi.Shape and the search for a tensor off the CPU") {
   AllocatorScope scope;
   Any shape = Must("ffi.Shape", {int64_t{2}, int64_t{3}});
@@ -171,7 +240,8 @@ TEST_CASE("ffi.Shape and the search for a tensor off the CPU") {
   cpu.shape = dims;
   DLTensor gpu = cpu;
   gpu.device = DLDevice{kDLCUDA, 1};
-  Any nested = Must("ffi.List", {int64_t{1}, Must("ffi.Array", {&cpu, &gpu})});
+  Any nested = Must(
+      "ffi.List", {int64_t{1}, Must("ffi.Map", {"x", &cpu, "y", Must("ffi.Array", {&cpu, &gpu})})});
   Any found = Must("ffi.ContainerFindFirstNonCPUDevice", {nested});
   REQUIRE(found.type_index() == kTVMFFIDevice);
   CHECK(found.raw().v_device.device_type == kDLCUDA);

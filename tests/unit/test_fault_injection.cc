@@ -40,7 +40,7 @@ class Held {
   }
 
  private:
-  static constexpr int kCapacity = 24;
+  static constexpr int kCapacity = 40;
   TVMFFIObjectHandle h_[kCapacity] = {};
   int n_ = 0;
 };
@@ -295,6 +295,21 @@ int Containers() {
   STEP(CallKept(&held, "ffi.ArrayGetItem", get, 2, &out));
   TVMFFIAny dims[2] = {AnyView(int64_t{2}).raw(), AnyView(int64_t{3}).raw()};
   STEP(CallKept(&held, "ffi.Shape", dims, 2, &out));
+  TVMFFIAny pairs[4] = {AnyView(kLong).raw(), arr, AnyView("k").raw(), list};
+  TVMFFIAny map = NoneAny();
+  STEP(CallKept(&held, "ffi.Map", pairs, 4, &map));
+  TVMFFIAny dict = NoneAny();
+  STEP(CallKept(&held, "ffi.Dict", pairs, 2, &dict));
+  for (int64_t i = 0; i < 5; ++i) {  // past the first capacity
+    TVMFFIAny set[3] = {dict, AnyView(i).raw(), AnyView(kLong).raw()};
+    STEP(CallKept(&held, "ffi.DictSetItem", set, 3, &out));
+  }
+  TVMFFIAny walk_args[1] = {map};
+  TVMFFIAny walk = NoneAny();
+  STEP(CallKept(&held, "ffi.MapForwardIterFunctor", walk_args, 1, &walk));
+  TVMFFIAny command = AnyView(int64_t{0}).raw();
+  STEP(TVMFFIFunctionCall(walk.v_obj, &command, 1, &out));
+  held.KeepAny(out);
   return 0;
 }
 

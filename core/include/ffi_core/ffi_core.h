@@ -9,6 +9,7 @@
 #include <ffi_core/container/any_equal.h>
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>
+#include <ffi_core/container/map.h>
 #include <ffi_core/container/shape.h>
 #include <ffi_core/counting_allocator.h>
 #include <ffi_core/device.h>

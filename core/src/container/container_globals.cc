@@ -6,6 +6,7 @@
 #include <ffi_core/container/any_equal.h>
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>
+#include <ffi_core/container/map.h>
 #include <ffi_core/container/shape.h>
 #include <ffi_core/device.h>
 #include <ffi_core/function.h>
@@ -94,6 +95,69 @@ Status ListClear(List l) {
 bool ListContains(List l, Any v) { return SeqContains(l, v); }
 Status ListReserve(List l, int64_t n) { return l.Reserve(n); }
 
+// ---- Map and Dict ----
+
+template <typename M>
+Status MakeMapOf(PackedArgs args, Any* rv, const char* who) {
+  if (args.size() % 2 != 0) {
+    return RaiseError(ErrorKind::kValueError,
+                      {who, ": expected key, value pairs, got ", args.size(), " arguments"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(M m, M::FromPairs(&args[0], static_cast<size_t>(args.size() / 2)));
+  *rv = Any(m);
+  return Status::Ok();
+}
+Status MakeMap(PackedArgs args, Any* rv) { return MakeMapOf<Map>(args, rv, "ffi.Map"); }
+Status MakeDict(PackedArgs args, Any* rv) { return MakeMapOf<Dict>(args, rv, "ffi.Dict"); }
+
+// Keys are looked up in their owned form (a raw C string as a String).
+template <typename M>
+int64_t MapSizeOf(M m) {
+  return static_cast<int64_t>(m.size());
+}
+template <typename M>
+Expected<Any> MapGetItemOf(M m, Any key) {
+  return Owned(m.At(key));
+}
+template <typename M>
+int64_t MapCountOf(M m, Any key) {
+  return m.Find(key) != nullptr ? 1 : 0;
+}
+template <typename M>
+Expected<Any> MapGetItemOrMissingOf(M m, Any key) {
+  const MapPair* p = m.Find(key);
+  return p != nullptr ? Any::FromView(p->value) : Expected<Any>(MissingObject());
+}
+// A function walking the pairs in order: 0 gives the key, 1 the value, 2
+// moves on and says whether a pair is left.
+template <typename M>
+Expected<Function> MapForwardIterFunctorOf(M m) {
+  return Function::FromPacked([m, at = size_t{0}](PackedArgs args, Any* rv) mutable -> Status {
+    FFI_CORE_ASSIGN_OR_RETURN(int64_t command, args.size() == 1
+                                                   ? args[0].As<int64_t>()
+                                                   : Expected<int64_t>(detail::RaiseArityError(
+                                                         "MapForwardIterFunctor", 1, args.size())));
+    if (command == 2) {
+      at = at < m.size() ? at + 1 : at;
+      *rv = Any(at < m.size());
+      return Status::Ok();
+    }
+    if ((command != 0 && command != 1) || at >= m.size()) {
+      return RaiseError(ErrorKind::kIndexError, {"MapForwardIterFunctor: command ", command,
+                                                 " at pair ", at, " of ", m.size()});
+    }
+    const MapPair& p = m.begin()[at];
+    FFI_CORE_ASSIGN_OR_RETURN(*rv, Any::FromView(command == 0 ? p.key : p.value));
+    return Status::Ok();
+  });
+}
+Status DictSetItem(Dict d, Any key, AnyView value) { return d.Set(key, value); }
+Status DictErase(Dict d, Any key) { return d.Erase(key); }
+Status DictClear(Dict d) {
+  d.Clear();
+  return Status::Ok();
+}
+
 // ---- Shape, devices ----
 
 Status MakeShape(PackedArgs args, Any* rv) {
@@ -112,8 +176,8 @@ Status MakeShape(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-// The first tensor not on the CPU in a value, searching sequences depth
-// first; false when there is none.
+// The first tensor not on the CPU in a value, searching containers depth
+// first (a map's keys and values in order); false when there is none.
 bool FindNonCPUDevice(const AnyView& v, DLDevice* out, int depth) {
   if (depth > 64) return false;  // deeper nesting than any argument list has
   if (v.type_index() == kTVMFFITensor || v.type_index() == kTVMFFIDLTensorPtr) {
@@ -133,6 +197,16 @@ bool FindNonCPUDevice(const AnyView& v, DLDevice* out, int depth) {
   }
   for (size_t i = 0; i < size; ++i) {
     if (FindNonCPUDevice(begin[i], out, depth + 1)) return true;
+  }
+  if (v.type_index() == kTVMFFIMap || v.type_index() == kTVMFFIDict) {
+    const auto* m = reinterpret_cast<const MapObj*>(v.raw().v_obj);
+    const auto* pairs = static_cast<const MapPair*>(m->data);
+    for (uint64_t i = 0; i < m->size; ++i) {
+      if (FindNonCPUDevice(pairs[i].key, out, depth + 1) ||
+          FindNonCPUDevice(pairs[i].value, out, depth + 1)) {
+        return true;
+      }
+    }
   }
   return false;
 }
@@ -162,6 +236,20 @@ constexpr char kListClear[] = "ffi.ListClear";
 constexpr char kListContains[] = "ffi.ListContains";
 constexpr char kListReserve[] = "ffi.ListReserve";
 
+constexpr char kMapSize[] = "ffi.MapSize";
+constexpr char kMapGetItem[] = "ffi.MapGetItem";
+constexpr char kMapCount[] = "ffi.MapCount";
+constexpr char kMapGetItemOrMissing[] = "ffi.MapGetItemOrMissing";
+constexpr char kMapForwardIterFunctor[] = "ffi.MapForwardIterFunctor";
+constexpr char kDictSize[] = "ffi.DictSize";
+constexpr char kDictGetItem[] = "ffi.DictGetItem";
+constexpr char kDictCount[] = "ffi.DictCount";
+constexpr char kDictGetItemOrMissing[] = "ffi.DictGetItemOrMissing";
+constexpr char kDictForwardIterFunctor[] = "ffi.DictForwardIterFunctor";
+constexpr char kDictSetItem[] = "ffi.DictSetItem";
+constexpr char kDictErase[] = "ffi.DictErase";
+constexpr char kDictClear[] = "ffi.DictClear";
+
 constexpr detail::Builtin kContainerBuiltins[] = {
     {"ffi.Array", &MakeArray},
     {kArrayGetItem, &Typed<&ArrayGetItem, kArrayGetItem>},
@@ -181,12 +269,33 @@ constexpr detail::Builtin kContainerBuiltins[] = {
     {kListClear, &Typed<&ListClear, kListClear>},
     {kListContains, &Typed<&ListContains, kListContains>},
     {kListReserve, &Typed<&ListReserve, kListReserve>},
+    {"ffi.Map", &MakeMap},
+    {kMapSize, &Typed<&MapSizeOf<Map>, kMapSize>},
+    {kMapGetItem, &Typed<&MapGetItemOf<Map>, kMapGetItem>},
+    {kMapCount, &Typed<&MapCountOf<Map>, kMapCount>},
+    {kMapGetItemOrMissing, &Typed<&MapGetItemOrMissingOf<Map>, kMapGetItemOrMissing>},
+    {kMapForwardIterFunctor, &Typed<&MapForwardIterFunctorOf<Map>, kMapForwardIterFunctor>},
+    {"ffi.Dict", &MakeDict},
+    {kDictSize, &Typed<&MapSizeOf<Dict>, kDictSize>},
+    {kDictGetItem, &Typed<&MapGetItemOf<Dict>, kDictGetItem>},
+    {kDictCount, &Typed<&MapCountOf<Dict>, kDictCount>},
+    {kDictGetItemOrMissing, &Typed<&MapGetItemOrMissingOf<Dict>, kDictGetItemOrMissing>},
+    {kDictForwardIterFunctor, &Typed<&MapForwardIterFunctorOf<Dict>, kDictForwardIterFunctor>},
+    {kDictSetItem, &Typed<&DictSetItem, kDictSetItem>},
+    {kDictErase, &Typed<&DictErase, kDictErase>},
+    {kDictClear, &Typed<&DictClear, kDictClear>},
     {"ffi.Shape", &MakeShape},
     {"ffi.ContainerFindFirstNonCPUDevice", &ContainerFindFirstNonCPUDevice},
 };
 
 }  // namespace
 }  // namespace ffi_core
+
+extern "C" const char* ffi_core_container_global_name(size_t index) {
+  constexpr size_t kCount =
+      sizeof(ffi_core::kContainerBuiltins) / sizeof(ffi_core::kContainerBuiltins[0]);
+  return index < kCount ? ffi_core::kContainerBuiltins[index].name : nullptr;
+}
 
 extern "C" void ffi_core_container_global(const char* name, size_t size,
                                           ffi_core::Expected<ffi_core::Function>* out) {

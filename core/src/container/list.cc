@@ -1,4 +1,3 @@
-#include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/container/list.h>
 #include <ffi_core/error.h>
@@ -8,25 +7,10 @@
 #include <new>
 #include <utility>
 
+#include "container/item_buffer.h"
+
 namespace ffi_core {
 namespace {
-
-// What a list's item buffer starts with: where it came from and how big it
-// is, for the cell's data_deleter, which gets only the items' address.
-struct BufferHead {
-  Allocator* allocator;
-  size_t capacity;
-};
-constexpr size_t kHeadBytes = AlignUp(sizeof(BufferHead), alignof(Any));
-
-BufferHead* HeadOf(void* items) {
-  return reinterpret_cast<BufferHead*>(static_cast<char*>(items) - kHeadBytes);
-}
-
-void FreeItems(void* items) {
-  BufferHead* head = HeadOf(items);
-  Deallocate(*head->allocator, head, kHeadBytes + head->capacity * sizeof(Any), alignof(Any));
-}
 
 Status CheckIndex(int64_t index, size_t limit, const char* what) {
   if (index < 0 || static_cast<uint64_t>(index) >= limit) {
@@ -98,25 +82,17 @@ Status List::Reserve(int64_t capacity) {
     return RaiseError(ErrorKind::kValueError, {"List reserve of a negative size ", capacity});
   }
   if (capacity <= obj_->cell.capacity) return Status::Ok();
-  if (static_cast<uint64_t>(capacity) > (SIZE_MAX - kHeadBytes) / sizeof(Any)) {
+  if (static_cast<uint64_t>(capacity) > SIZE_MAX / sizeof(Any)) {
     return RaiseError(ErrorKind::kMemoryError, {"List of ", capacity, " items"});
   }
-  Allocator* allocator = GetAllocator();
-  const size_t cap = static_cast<size_t>(capacity);
-  void* block = allocator != nullptr
-                    ? Allocate(*allocator, kHeadBytes + cap * sizeof(Any), alignof(Any))
-                    : nullptr;
-  if (block == nullptr) {
-    return RaiseError(ErrorKind::kMemoryError, {"List: no memory for ", capacity, " items"});
-  }
-  auto* head = new (block) BufferHead{allocator, cap};
-  void* fresh = reinterpret_cast<char*>(head) + kHeadBytes;
+  void* fresh = detail::NewItemBuffer(static_cast<size_t>(capacity), sizeof(Any), "List");
+  if (fresh == nullptr) return Status(ErrorKind::kMemoryError);
   // Any is relocatable: its bytes move, and the old buffer is freed unread.
   if (size() != 0) std::memcpy(fresh, obj_->cell.data, size() * sizeof(Any));
   if (obj_->cell.data_deleter != nullptr) obj_->cell.data_deleter(obj_->cell.data);
   obj_->cell.data = fresh;
   obj_->cell.capacity = capacity;
-  obj_->cell.data_deleter = &FreeItems;
+  obj_->cell.data_deleter = &detail::FreeItemBuffer;
   return Status::Ok();
 }
 

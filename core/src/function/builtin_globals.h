@@ -43,5 +43,8 @@ Expected<Function> FindBuiltinGlobal(const char* name, size_t size);
 // none of their code; FindBuiltinGlobal asks it when it is there.
 extern "C" __attribute__((weak)) void ffi_core_container_global(
     const char* name, size_t size, ffi_core::Expected<ffi_core::Function>* out);
+// The i-th container global's name, NULL past the last (for a runtime that
+// lists its globals, as the host's does for upstream's Python package).
+extern "C" const char* ffi_core_container_global_name(size_t index);
 
 #endif  // FFI_CORE_SRC_FUNCTION_BUILTIN_GLOBALS_H_
