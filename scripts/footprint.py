@@ -27,7 +27,7 @@ LINE = re.compile(r"^\s*(\.[\w.$]+|COMMON)?\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\
 
 
 def owner(path):
-    if "libffi_core.a" in path:
+    if "libffi_core.a" in path or "libffi_core_containers.a" in path:
         return "ffi-core"
     if "libffi_core_tvm.a" in path:
         return "tvm backend"

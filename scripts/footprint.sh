@@ -16,7 +16,8 @@ echo "(+types rows): 2 dynamic types, depth 2, 4 fields, 4 methods, 128 B text, 
 echo
 echo "whole: the image (flash, static RAM); added: over an empty firmware with the same board"
 echo "support (apps/footprint/empty.cc), libc and libgcc included; less app: without the app's own"
-echo "code and pool. The +types rows compare against the same empty firmware."
+echo "code and pool. The +types rows compare against the same empty firmware; the +containers rows"
+echo "build an Array and a Map through ffi.Array and ffi.Map (the plain rows link no container code)."
 echo
 echo "| board              | flash: ffi-core | runtime |  board |    app | RAM: ffi-core | runtime |  board |    app | whole flash | whole RAM | added flash | added RAM | less app: flash | RAM |"
 echo "|--------------------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|--------|"
@@ -44,4 +45,15 @@ for board in "${BOARDS[@]}"; do
   fi
   python3 scripts/footprint.py --empty "$empty_map" "$board +types" \
     "$dir/apps/footprint/ffi_core_footprint_types.map"
+  # The same with an Array and a Map built through ffi.Array and ffi.Map
+  # (ffi_core::containers): what using containers costs. The plain rows above
+  # link none of it.
+  cmake --build "$dir" --target ffi_core_footprint_containers -j"$(nproc)" >/dev/null
+  if ! boards/qemu-run.sh "$(qemu_machine "$board")" \
+      "$dir/apps/footprint/ffi_core_footprint_containers.elf" >/dev/null; then
+    echo "footprint firmware with containers failed on $board" >&2
+    exit 1
+  fi
+  python3 scripts/footprint.py --empty "$empty_map" "$board +containers" \
+    "$dir/apps/footprint/ffi_core_footprint_containers.map"
 done

@@ -3,7 +3,9 @@
 // arguments through TVMFFIFunctionCall, raises an error and reads it back,
 // and creates and releases a String object from a pool allocator. Built with
 // FFI_CORE_FOOTPRINT_WITH_TYPES=1 it also registers a type with a reflected
-// field, a method and a type attribute, and reads them back.
+// field, a method and a type attribute, and reads them back; with
+// FFI_CORE_FOOTPRINT_WITH_CONTAINERS=1 it builds an Array and a Map through
+// ffi.Array and ffi.Map (linking ffi_core::containers) and reads them inline.
 #include <ffi_core/any.h>
 #include <ffi_core/pool_allocator.h>
 #include <ffi_core/string.h>
@@ -13,7 +15,11 @@
 
 namespace {
 
+#if FFI_CORE_FOOTPRINT_WITH_CONTAINERS
+ffi_core::StaticPool<160, 4> g_pool;  // a map's pairs take a block of their own
+#else
 ffi_core::StaticPool<96, 2> g_pool;
+#endif
 
 int Add(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
   if (num_args != 2 || args[0].type_index != kTVMFFIInt || args[1].type_index != kTVMFFIInt) {
@@ -71,6 +77,30 @@ int RegisterPoint() {
 }
 #endif
 
+#if FFI_CORE_FOOTPRINT_WITH_CONTAINERS
+// The size a container global reports of what it builds from `items`.
+int64_t BuildAndCount(const char* global, TVMFFIAny* items, int32_t n) {
+  TVMFFIByteArray name{global, __builtin_strlen(global)};
+  TVMFFIObjectHandle f = nullptr;
+  TVMFFIAny out = ffi_core::NoneAny();
+  if (TVMFFIFunctionGetGlobal(&name, &f) != 0 || f == nullptr) return -1;
+  const int rc = TVMFFIFunctionCall(f, items, n, &out);
+  TVMFFIObjectDecRef(f);
+  if (rc != 0 || out.type_index < kTVMFFIStaticObjectBegin) return -1;
+  // Both cells start with a data pointer and then the size.
+  const int64_t size = reinterpret_cast<const TVMFFISeqCell*>(out.v_obj + 1)->size;
+  TVMFFIObjectDecRef(out.v_obj);
+  return size;
+}
+
+int UseContainers() {
+  TVMFFIAny items[4];
+  for (int64_t i = 0; i < 4; ++i) ffi_core::TypeTraits<int64_t>::Write(i, &items[i]);
+  return BuildAndCount("ffi.Array", items, 4) == 4 && BuildAndCount("ffi.Map", items, 4) == 2 ? 0
+                                                                                              : 1;
+}
+#endif
+
 }  // namespace
 
 int main() {
@@ -101,6 +131,9 @@ int main() {
   if (g_pool.live_blocks() != 0) ++failures;
 #if FFI_CORE_FOOTPRINT_WITH_TYPES
   failures += RegisterPoint();
+#endif
+#if FFI_CORE_FOOTPRINT_WITH_CONTAINERS
+  failures += UseContainers();
 #endif
   return failures;
 }
