@@ -36,7 +36,7 @@ class MessagePart {
         form_(std::is_signed_v<T> ? Form::kSigned : Form::kUnsigned) {}
 
   // Appends the part to buf (capacity cap, NUL kept); false when cut short.
-  bool AppendTo(char* buf, size_t cap, size_t* len) const;
+  TVM_FFI_DLL bool AppendTo(char* buf, size_t cap, size_t* len) const;
 
  private:
   enum class Form : uint8_t { kText, kSigned, kUnsigned };
@@ -47,7 +47,7 @@ class MessagePart {
 
 // Raises an error of a known kind into the calling context's slot, replacing (and
 // releasing) any pending one. Returns the matching failed Status.
-Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message);
+TVM_FFI_DLL Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message);
 // Raises with a free-form kind name (NULL: RuntimeError), as
 // TVMFFIErrorSetRaisedFromCStr does; a NULL message is empty.
 void RaiseErrorNamed(const char* kind, const char* message);
