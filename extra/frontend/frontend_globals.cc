@@ -13,6 +13,7 @@
 #include <cstring>
 #include <utility>
 
+#include "module_queries.h"
 #include "support/global_lock_guard.h"
 
 namespace ffi_core {
@@ -172,6 +173,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   for (const char* name : kListedBuiltins) {
     if (!Register(name, GetGlobalFunction(name, std::strlen(name))).ok()) Report(name);
   }
+  if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,

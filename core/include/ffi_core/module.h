@@ -49,6 +49,8 @@ struct ModuleKind {
   Expected<Function> (*get_function)(ModuleObj* self, const char* name, size_t size);
   // Releases the kind's state when the module dies.
   void (*destroy)(ModuleObj* self);
+  // What "ffi.ModuleGetKind" answers, e.g. "relax.VMExecutable".
+  const char* name;
 };
 
 struct ModuleObj {
