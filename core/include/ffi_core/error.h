@@ -55,6 +55,11 @@ void RaiseErrorNamed(const char* kind, const char* message);
 // does; NULL parts are skipped.
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts);
 
+namespace detail {
+// The deleter of Error::Create's errors (it releases their backtrace).
+void CreatedErrorDeleter(void* self, int flags);
+}  // namespace detail
+
 // A ref-counted error object of any origin (ffi-core's slot, the heap, or
 // another runtime): read through the ABI's TVMFFIErrorCell.
 class Error : public ObjectRef<ErrorObj> {
@@ -63,8 +68,10 @@ class Error : public ObjectRef<ErrorObj> {
 
   // Takes the pending error from the caller's slot (empty if none).
   static Error MoveFromRaised();
-  // Allocates an error object from the installed allocator.
-  static Expected<Error> Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message);
+  // Allocates an error object from the installed allocator. The backtrace
+  // is kept where errors keep them (FFI_CORE_ERROR_BACKTRACES).
+  static Expected<Error> Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message,
+                                const TVMFFIByteArray& backtrace = TVMFFIByteArray{"", 0});
 
   TVMFFIByteArray kind() const { return obj_->cell.kind; }
   TVMFFIByteArray message() const { return obj_->cell.message; }
