@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "module_queries.h"
+#include "py_class.h"
 #include "support/global_lock_guard.h"
 
 namespace ffi_core {
@@ -114,9 +115,6 @@ constexpr const char* kNotProvided[] = {
     "ffi.ContainerFindFirstNonCPUDevice",
     "ffi.FromJSONGraphString",
     "ffi.ToJSONGraphString",
-    "ffi.MakeFieldGetter",
-    "ffi.MakeFieldSetter",
-    "ffi._PyClassRegisterTypeAttrColumns",
     "ffi.DeepCopy",
     "ffi.RecursiveEq",
     "ffi.RecursiveLt",
@@ -174,6 +172,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
     if (!Register(name, GetGlobalFunction(name, std::strlen(name))).ok()) Report(name);
   }
   if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
+  if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,
