@@ -520,6 +520,95 @@ Status RegisterTypeAttrColumns(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// An empty object of the type: its C++ creator, else its "__ffi_new__".
+Expected<Any> CreateEmpty(const TVMFFITypeInfo* info) {
+  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
+    TVMFFIObjectHandle made = nullptr;
+    if (info->metadata->creator(&made) != 0) return StatusFromPendingError();
+    TVMFFIAny raw = NoneAny();
+    raw.type_index = static_cast<TVMFFIObject*>(made)->type_index;
+    raw.v_obj = static_cast<TVMFFIObject*>(made);
+    return Any::AdoptRaw(raw);
+  }
+  static constexpr char kNew[] = "__ffi_new__";
+  const TVMFFIByteArray name{kNew, sizeof(kNew) - 1};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
+  const int32_t at = column != nullptr ? info->type_index - column->begin_index : -1;
+  if (at < 0 || column == nullptr || at >= column->size ||
+      column->data[at].type_index != kTVMFFIFunction) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"type ", KeyOf(info), " has neither a creator nor __ffi_new__"});
+  }
+  TVMFFIAny made = NoneAny();
+  if (TVMFFIFunctionCall(column->data[at].v_obj, nullptr, 0, &made) != 0) {
+    return StatusFromPendingError();
+  }
+  return Any::AdoptRaw(made);
+}
+
+// "ffi.MakeObjectFromPackedArgs"(type key or index, name, value, ...): an
+// object with the named fields set and every other one at its default.
+Status MakeObjectFromPackedArgs(PackedArgs args, Any* rv) {
+  if (args.size() < 1 || args.size() % 2 != 1) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"ffi.MakeObjectFromPackedArgs(type, name, value, ...): a type, then "
+                       "name/value pairs"});
+  }
+  int32_t type_index = -1;
+  if (args[0].type_index() == kTVMFFIInt) {
+    FFI_CORE_ASSIGN_OR_RETURN(int64_t index, args[0].As<int64_t>());
+    type_index = static_cast<int32_t>(index);
+  } else {
+    FFI_CORE_ASSIGN_OR_RETURN(String key, args[0].As<String>());
+    const TVMFFIByteArray k{key.data(), key.size()};
+    if (TVMFFITypeKeyToIndex(&k, &type_index) != 0) return StatusFromPendingError();
+  }
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  if (info == nullptr) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"ffi.MakeObjectFromPackedArgs: no type with index ", type_index});
+  }
+  const int32_t num_pairs = (args.size() - 1) / 2;
+  constexpr int32_t kMaxPairs = 256;
+  if (num_pairs > kMaxPairs) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"ffi.MakeObjectFromPackedArgs: more than ", kMaxPairs, " fields"});
+  }
+  String names[kMaxPairs];
+  bool used[kMaxPairs] = {};
+  for (int32_t p = 0; p < num_pairs; ++p) {
+    FFI_CORE_ASSIGN_OR_RETURN(names[p], args[1 + 2 * p].As<String>());
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Any made, CreateEmpty(info));
+  TVMFFIObject* obj = made.raw().v_obj;
+  Status status = Status::Ok();
+  ForEachField(info, [&](const TVMFFIFieldInfo& f) {
+    if (!status.ok() || (f.flags & kTVMFFIFieldFlagBitMaskIsStaticMethod)) return;
+    int32_t found = -1;
+    for (int32_t p = 0; p < num_pairs && found < 0; ++p) {
+      if (!used[p] && names[p].Equals(f.name.data, f.name.size)) found = p;
+    }
+    if (found >= 0) {
+      used[found] = true;
+      status = CallSetter(obj, f, args[2 + 2 * found].raw());
+    } else if (f.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
+      status = CallSetterToDefault(obj, f);
+    } else {
+      status = RaiseError(ErrorKind::kTypeError, {"Required field `", f.name.data,
+                                                  "` not set in type `", KeyOf(info), "`"});
+    }
+  });
+  FFI_CORE_RETURN_IF_ERROR(status);
+  for (int32_t p = 0; p < num_pairs; ++p) {
+    if (!used[p]) {
+      return RaiseError(ErrorKind::kTypeError,
+                        {"Type `", KeyOf(info), "` does not have field `", names[p].data(), "`"});
+    }
+  }
+  *rv = std::move(made);
+  return Status::Ok();
+}
+
 struct Global {
   const char* name;
   Status (*fn)(PackedArgs, Any*);
@@ -528,6 +617,7 @@ constexpr Global kGlobals[] = {
     {"ffi.MakeFieldGetter", &MakeFieldGetter},
     {"ffi.MakeFieldSetter", &MakeFieldSetter},
     {"ffi._PyClassRegisterTypeAttrColumns", &RegisterTypeAttrColumns},
+    {"ffi.MakeObjectFromPackedArgs", &MakeObjectFromPackedArgs},
 };
 
 }  // namespace

@@ -2,7 +2,9 @@
 // field getters and setters the package registers for each field, and the
 // "__ffi_new__", "__ffi_init__" and "__ffi_shallow_copy__" attributes it
 // asks the runtime to make, as the "ffi.MakeFieldGetter",
-// "ffi.MakeFieldSetter" and "ffi._PyClassRegisterTypeAttrColumns" globals.
+// "ffi.MakeFieldSetter" and "ffi._PyClassRegisterTypeAttrColumns" globals;
+// and "ffi.MakeObjectFromPackedArgs", which builds any reflected type by
+// field name through the same setters.
 #ifndef FFI_CORE_EXTRA_FRONTEND_PY_CLASS_H_
 #define FFI_CORE_EXTRA_FRONTEND_PY_CLASS_H_
 

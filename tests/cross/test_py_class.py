@@ -130,3 +130,23 @@ def test_subclass_fields_follow_the_parent_s():
     d = Derived(1, "x")
     assert (d.a, d.b) == (1, "x")
     assert isinstance(d, Base)
+
+
+def test_make_object_from_packed_args():
+    make = tvm_ffi.get_global_func("ffi.MakeObjectFromPackedArgs")
+
+    @py_class(key("made"))
+    class Made(Object):
+        a: int
+        b: str = "default"
+
+    type_key = Made.__tvm_ffi_type_info__.type_key
+    m = make(type_key, "a", 3)
+    assert isinstance(m, Made)
+    assert (m.a, m.b) == (3, "default")
+    m = make(Made.__tvm_ffi_type_info__.type_index, "b", "x", "a", 4)
+    assert (m.a, m.b) == (4, "x")
+    with pytest.raises(TypeError, match="Required field `a`"):
+        make(type_key)
+    with pytest.raises(TypeError, match="does not have field `c`"):
+        make(type_key, "a", 1, "c", 2)
