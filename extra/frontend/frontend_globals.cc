@@ -85,6 +85,16 @@ Status ReleaseModule(PackedArgs args, Any*) {
   return Status::Ok();
 }
 
+// ffi.FunctionRemoveGlobal(name): whether there was such a function.
+Status RemoveGlobal(PackedArgs args, Any* rv) {
+  if (args.size() != 1) {
+    return RaiseError(ErrorKind::kTypeError, {"ffi.FunctionRemoveGlobal(name): 1 argument"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String name, args[0].As<String>());
+  *rv = Any(RemoveGlobalFunction(name.data(), name.size()));
+  return Status::Ok();
+}
+
 struct Global {
   const char* name;
   Status (*fn)(PackedArgs, Any*);
@@ -93,6 +103,7 @@ constexpr Global kGlobals[] = {
     {"ffi.GetInvalidObject", [](PackedArgs, Any* rv) { return Sentinel(&g_missing, rv); }},
     {"ffi.GetKwargsObject", [](PackedArgs, Any* rv) { return Sentinel(&g_kwargs, rv); }},
     {"ffi.FunctionListGlobalNamesFunctor", &ListGlobalNames},
+    {"ffi.FunctionRemoveGlobal", &RemoveGlobal},
     {"ffi.ModuleGlobalsAdd", &KeepModule},
     {"ffi.ModuleGlobalsRemove", &ReleaseModule},
 };
