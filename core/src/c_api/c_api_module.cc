@@ -1,5 +1,6 @@
-// C entry points: modules (tvm/ffi/extra/c_env_api.h): the system library,
-// context symbols, and look-ups from a library's imports.
+// C entry points: modules (tvm/ffi/extra/c_env_api.h): the system library
+// (and its added slots, ffi_core/system_lib.h), context symbols, and look-ups
+// from a library's imports.
 #include <ffi_core/module.h>
 #include <tvm/ffi/extra/c_env_api.h>
 
@@ -11,6 +12,10 @@ extern "C" {
 
 int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol) {
   return c_boundary::ReturnCode(RegisterSystemLibSymbol(name, symbol));
+}
+
+int FFICoreSystemLibAddSlots(FFICoreSystemLibBlock* block) {
+  return c_boundary::ReturnCode(AddSystemLibSlots(block));
 }
 
 int TVMFFIEnvModRegisterContextSymbol(const char* name, void* symbol) {

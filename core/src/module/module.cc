@@ -27,11 +27,11 @@ struct ImportCacheEntry {
 
 namespace {
 
-struct SystemSymbol {
-  const char* name;
-  void* symbol;
-};
+using SystemSymbol = FFICoreSystemLibSlot;
 SystemSymbol g_system_lib[FFI_CORE_SYSTEM_LIB_CAPACITY];
+// Slots the firmware's objects brought (FFICoreSystemLibAddSlots), newest first.
+FFICoreSystemLibBlock* g_system_lib_blocks = nullptr;
+size_t g_system_lib_added = 0;
 SystemSymbol g_context_symbols[FFI_CORE_CONTEXT_SYMBOL_CAPACITY];
 
 struct LoaderEntry {
@@ -50,12 +50,33 @@ struct SystemLibSlot {
 };
 SystemLibSlot g_system_lib_modules[FFI_CORE_SYSTEM_LIB_PREFIX_CAPACITY];
 
+// The system library's slot named `name`, else (with `or_free`) its first
+// free slot, the static table's before the added ones'. The caller holds the
+// global lock.
+SystemSymbol* FindSystemSlot(const char* name, bool or_free) {
+  SystemSymbol* free_slot = nullptr;
+  auto scan = [&](SystemSymbol* slots, size_t n) -> SystemSymbol* {
+    for (size_t i = 0; i < n; ++i) {
+      if (slots[i].name == nullptr) {
+        if (free_slot == nullptr) free_slot = &slots[i];
+      } else if (std::strcmp(slots[i].name, name) == 0) {
+        return &slots[i];
+      }
+    }
+    return nullptr;
+  };
+  SystemSymbol* found = scan(g_system_lib, FFI_CORE_SYSTEM_LIB_CAPACITY);
+  for (FFICoreSystemLibBlock* b = g_system_lib_blocks; found == nullptr && b != nullptr;
+       b = b->next) {
+    found = scan(b->slots, b->count);
+  }
+  return found != nullptr ? found : or_free ? free_slot : nullptr;
+}
+
 void* FindSystemSymbol(const char* name) {
   detail::GlobalLockGuard lock;
-  for (const SystemSymbol& s : g_system_lib) {
-    if (s.name != nullptr && std::strcmp(s.name, name) == 0) return s.symbol;
-  }
-  return nullptr;
+  const SystemSymbol* s = FindSystemSlot(name, false);
+  return s != nullptr ? s->symbol : nullptr;
 }
 
 // Stores (name, symbol) in a fixed table; false when it is full.
@@ -321,6 +342,26 @@ constexpr detail::Builtin kBuiltins[] = {
 
 }  // namespace
 
+Status AddSystemLibSlots(FFICoreSystemLibBlock* block) {
+  if (block == nullptr || (block->slots == nullptr && block->count != 0)) {
+    return RaiseError(
+        ErrorKind::kValueError,
+        {"FFICoreSystemLibAddSlots: ", block == nullptr ? "block" : "slots", " is NULL"});
+  }
+  detail::GlobalLockGuard lock;
+  for (const FFICoreSystemLibBlock* b = g_system_lib_blocks; b != nullptr; b = b->next) {
+    if (b == block) {
+      return RaiseError(ErrorKind::kValueError,
+                        {"FFICoreSystemLibAddSlots: the block was already added"});
+    }
+  }
+  for (size_t i = 0; i < block->count; ++i) block->slots[i] = SystemSymbol{nullptr, nullptr};
+  block->next = g_system_lib_blocks;
+  g_system_lib_blocks = block;
+  g_system_lib_added += block->count;
+  return Status::Ok();
+}
+
 ModuleObj::~ModuleObj() {
   for (TVMFFIObject* imported : imports) {
     if (imported != nullptr) ObjectDecRef(imported);
@@ -341,9 +382,17 @@ Status RegisterSystemLibSymbol(const char* name, void* symbol) {
     s = RaiseError(ErrorKind::kValueError,
                    {"TVMFFIEnvModRegisterSystemLibSymbol: ", name == nullptr ? "name" : "symbol",
                     " is NULL (symbol ", name != nullptr ? name : "(null)", ")"});
-  } else if (!StoreInTable(g_system_lib, name, symbol)) {
-    s = RaiseError(ErrorKind::kMemoryError, {"system library full (FFI_CORE_SYSTEM_LIB_CAPACITY=",
-                                             FFI_CORE_SYSTEM_LIB_CAPACITY, ") registering ", name});
+  } else {
+    detail::GlobalLockGuard lock;
+    SystemSymbol* slot = FindSystemSlot(name, true);
+    if (slot != nullptr) {
+      *slot = SystemSymbol{name, symbol};
+    } else {
+      s = RaiseError(
+          ErrorKind::kMemoryError,
+          {"system library full (FFI_CORE_SYSTEM_LIB_CAPACITY=", FFI_CORE_SYSTEM_LIB_CAPACITY,
+           " and ", g_system_lib_added, " added slots) registering ", name});
+    }
   }
   if (!s.ok()) {
     char line[kMaxSymbolName + 48];
