@@ -15,6 +15,8 @@
 #include <utility>
 
 #include "function/builtin_globals.h"
+#include "module_queries.h"
+#include "py_class.h"
 #include "support/global_lock_guard.h"
 
 namespace ffi_core {
@@ -85,6 +87,16 @@ Status ReleaseModule(PackedArgs args, Any*) {
   return Status::Ok();
 }
 
+// ffi.FunctionRemoveGlobal(name): whether there was such a function.
+Status RemoveGlobal(PackedArgs args, Any* rv) {
+  if (args.size() != 1) {
+    return RaiseError(ErrorKind::kTypeError, {"ffi.FunctionRemoveGlobal(name): 1 argument"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String name, args[0].As<String>());
+  *rv = Any(RemoveGlobalFunction(name.data(), name.size()));
+  return Status::Ok();
+}
+
 struct Global {
   const char* name;
   Status (*fn)(PackedArgs, Any*);
@@ -97,6 +109,7 @@ constexpr Global kGlobals[] = {
      }},
     {"ffi.GetKwargsObject", [](PackedArgs, Any* rv) { return Sentinel(&g_kwargs, rv); }},
     {"ffi.FunctionListGlobalNamesFunctor", &ListGlobalNames},
+    {"ffi.FunctionRemoveGlobal", &RemoveGlobal},
     {"ffi.ModuleGlobalsAdd", &KeepModule},
     {"ffi.ModuleGlobalsRemove", &ReleaseModule},
 };
@@ -117,9 +130,6 @@ constexpr const char* kListedBuiltins[] = {
 constexpr const char* kNotProvided[] = {
     "ffi.FromJSONGraphString",
     "ffi.ToJSONGraphString",
-    "ffi.MakeFieldGetter",
-    "ffi.MakeFieldSetter",
-    "ffi._PyClassRegisterTypeAttrColumns",
     "ffi.DeepCopy",
     "ffi.RecursiveEq",
     "ffi.RecursiveLt",
@@ -179,6 +189,8 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   for (size_t i = 0; const char* name = ffi_core_container_global_name(i); ++i) {
     if (!Register(name, GetGlobalFunction(name, std::strlen(name))).ok()) Report(name);
   }
+  if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
+  if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,

@@ -123,3 +123,51 @@ def test_no_error_when_nothing_throws(throwing):
     assert throwing.checked_div(9, 2) == 4
     assert throwing.at(2) == 20
     assert throwing.std_throw(8) == 8
+
+
+# ---------------------------------------------------------- module queries ---
+
+
+def test_module_kind_and_properties(typed):
+    assert typed.kind == "library"
+    assert typed.is_runnable()
+    assert typed.is_binary_serializable()
+    assert not typed.is_compilation_exportable()
+
+
+def test_module_implements_function(typed):
+    assert typed.implements_function("mul_add")
+    assert typed.implements_function("greet", query_imports=True)
+    assert not typed.implements_function("make_counter")
+
+
+def test_module_metadata_and_doc(typed):
+    schema = typed.get_function_metadata("mul_add")["type_schema"]
+    assert "int" in schema and "float" in schema
+    assert typed.get_function_metadata("missing") is None
+    assert typed.get_function_doc("mul_add") == "a * b + c, as a float"
+    assert typed.get_function_doc("greet") is None
+
+
+def test_module_imports(typed, objects):
+    typed.import_module(objects)
+    try:
+        assert not typed.implements_function("make_counter")
+        assert typed.implements_function("make_counter", query_imports=True)
+        assert typed.get_function_metadata("make_counter", query_imports=True) is None
+        with pytest.raises(RuntimeError):
+            objects.import_module(typed)
+    finally:
+        typed.clear_imports()
+    assert not typed.implements_function("make_counter", query_imports=True)
+
+
+def test_module_write_to_file_is_refused(typed, tmp_path):
+    with pytest.raises(RuntimeError, match="WriteToFile"):
+        typed.write_to_file(str(tmp_path / "out.so"))
+
+
+@pytest.mark.skipif(os.environ.get("FFI_CORE_EXPECT_RUNTIME") != "ffi_core", reason="ffi-core's refusal")
+def test_module_inspect_source_is_refused(typed):
+    with pytest.raises(RuntimeError, match="no source to inspect"):
+        typed.inspect_source()

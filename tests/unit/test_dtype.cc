@@ -41,11 +41,17 @@ TEST_CASE("dtype strings parse with upstream's spellings") {
   CHECK(Same(Parse("f32"), DLDataType{kDLFloat, 32, 1}));
   CHECK(Same(Parse("bf16"), DLDataType{kDLBfloat, 16, 1}));
   CHECK(Same(Parse("fp8_e4m3fn"), DLDataType{kDLFloat8_e4m3fn, 8, 1}));
+  CHECK(Same(Parse("boolx4"), DLDataType{kDLBool, 8, 4}));
+  CHECK(Same(Parse("bool8x4"), DLDataType{kDLBool, 8, 4}));
+  CHECK(Same(Parse("bool1"), DLDataType{kDLBool, 1, 1}));
+  CHECK(Same(Parse("float4_e2m1fn_x2"), DLDataType{kDLFloat4_e2m1fn, 4, 2}));
+  CHECK(Same(Parse("fp4_e2m1fn_x2"), DLDataType{kDLFloat4_e2m1fn, 4, 2}));
 }
 
 TEST_CASE("bad dtype strings are ValueErrors") {
-  for (const char* bad : {"int", "int32x", "int32x0", "int999", "floaty", "quux8", "int32x70000",
-                          "int32 ", "uint8x4z"}) {
+  for (const char* bad :
+       {"int", "int32x", "int32x0", "int999", "floaty", "quux8", "int32x70000", "int32 ",
+        "uint8x4z", "float4_e2m1fn_", "float4_e2m1fn_2", "float8_e5m2_x2", "boolx", "bool_x4"}) {
     DLDataType out{};
     TVMFFIByteArray s{bad, std::strlen(bad)};
     CHECK_MESSAGE(TVMFFIDataTypeFromString(&s, &out) != 0, bad);
@@ -62,6 +68,9 @@ TEST_CASE("dtype names print canonically and round-trip") {
   CHECK(Print(DLDataType{kDLInt, 32, 1}, buf) == "int32");
   CHECK(Print(DLDataType{kDLFloat, 16, 4}, buf) == "float16x4");
   CHECK(Print(DLDataType{kDLBool, 8, 1}, buf) == "bool");
+  CHECK(Print(DLDataType{kDLBool, 8, 4}, buf) == "boolx4");
+  CHECK(Print(DLDataType{kDLBool, 1, 4}, buf) == "bool1x4");
+  CHECK(Print(DLDataType{kDLFloat4_e2m1fn, 4, 2}, buf) == "float4_e2m1fnx2");
   CHECK(Print(DLDataType{kDLOpaqueHandle, 64, 1}, buf) == "handle");
   CHECK(Print(DLDataType{kDLOpaqueHandle, 0, 0}, buf) == "");
   CHECK(Print(DLDataType{kDLFloat8_e4m3b11fnuz, 8, 65535}, buf) == "float8_e4m3b11fnuzx65535");

@@ -56,6 +56,53 @@ TEST_CASE("the global table reports when it is full") {
   ClearGlobalFunctions();
 }
 
+TEST_CASE("removing global functions keeps every other one findable") {
+  AllocatorScope scope;
+  Expected<Function> f = Function::FromTyped([] { return 0; });
+  REQUIRE(f.ok());
+  // A full table: every run of entries wraps and collides.
+  constexpr int kN = FFI_CORE_GLOBAL_FUNCTION_CAPACITY;
+  auto name_of = [](int i, char(&name)[4]) {
+    name[0] = 'r';
+    name[1] = static_cast<char>('A' + i / 26);
+    name[2] = static_cast<char>('a' + i % 26);
+    name[3] = '\0';
+  };
+  char name[4];
+  for (int i = 0; i < kN; ++i) {
+    name_of(i, name);
+    REQUIRE(RegisterGlobalFunction(name, 3, *f, false).ok());
+  }
+  bool present[kN];
+  for (bool& p : present) p = true;
+  // Every third, then every other remaining one: holes in and between runs.
+  for (int step : {3, 2}) {
+    for (int i = 0; i < kN; i += step) {
+      name_of(i, name);
+      CHECK(RemoveGlobalFunction(name, 3) == present[i]);
+      present[i] = false;
+    }
+    for (int i = 0; i < kN; ++i) {
+      name_of(i, name);
+      Expected<Function> got = GetGlobalFunction(name, 3);
+      REQUIRE(got.ok());
+      CHECK_MESSAGE(static_cast<bool>(*got) == present[i], name);
+    }
+  }
+  size_t left = 0;
+  for (bool p : present) left += p ? 1 : 0;
+  CHECK(GlobalFunctionCount() == left);
+  // Freed entries take new names again, up to the capacity.
+  for (int i = 0; i < kN; ++i) {
+    name_of(i, name);
+    if (!present[i]) REQUIRE(RegisterGlobalFunction(name, 3, *f, false).ok());
+  }
+  CHECK(GlobalFunctionCount() == static_cast<size_t>(kN));
+  CHECK_FALSE(RemoveGlobalFunction("absent", 6));
+  CHECK_FALSE(RemoveGlobalFunction(nullptr, 0));
+  ClearGlobalFunctions();
+}
+
 TEST_CASE("bad registry input") {
   TVMFFIByteArray empty{"", 0};
   CHECK(TVMFFIFunctionSetGlobal(&empty, reinterpret_cast<void*>(8), 0) != 0);

@@ -364,11 +364,52 @@ TEST_CASE("errors with a cause chain and extra context") {
   CHECK(!HasPendingError());
 }
 
-TEST_CASE("backtraces are empty") {
-  const TVMFFIByteArray* bt = TVMFFIBacktrace("file.cc", 3, "f", 1);
-  REQUIRE(bt != nullptr);
-  CHECK(bt->size == 0);
-  CHECK(bt == TVMFFIBacktrace(nullptr, 0, nullptr, 0));
+TEST_CASE("backtraces: kept and grown where errors keep them, else empty") {
+  const bool kept = FFI_CORE_ERROR_BACKTRACES != 0;
+  // The line for the raising frame, kept by the context until the next call.
+  const TVMFFIByteArray* line = TVMFFIBacktrace("file.cc", 3, "int f(int)", 1);
+  REQUIRE(line != nullptr);
+  CHECK(View(*line) == (kept ? "  File \"file.cc\", line 3, in int f(int)\n" : ""));
+  CHECK(View(*TVMFFIBacktrace("g.cc", 12, "g", 0)) ==
+        (kept ? "  File \"g.cc\", line 12, in g\n" : ""));
+
+  AllocatorScope scope;
+  const TVMFFIByteArray kind = Key("ValueError"), msg = Key("m"), bt = Key("  one\n");
+  TVMFFIObjectHandle err = nullptr;
+  REQUIRE(TVMFFIErrorCreate(&kind, &msg, &bt, &err) == 0);
+  TVMFFIErrorCell* cell = TVMFFIErrorGetCellPtr(err);
+  CHECK(View(cell->backtrace) == (kept ? "  one\n" : ""));
+  const TVMFFIByteArray two = Key("  two\n"), empty = Key("");
+  cell->update_backtrace(err, &two, kTVMFFIBacktraceUpdateModeAppend);
+  CHECK(View(cell->backtrace) == (kept ? "  one\n  two\n" : ""));
+  cell->update_backtrace(err, &two, kTVMFFIBacktraceUpdateModeReplace);
+  CHECK(View(cell->backtrace) == (kept ? "  two\n" : ""));
+  cell->update_backtrace(err, &empty, kTVMFFIBacktraceUpdateModeAppend);
+  CHECK(View(cell->backtrace) == (kept ? "  two\n" : ""));
+  cell->update_backtrace(err, nullptr, kTVMFFIBacktraceUpdateModeReplace);  // ignored
+  CHECK(View(cell->backtrace) == (kept ? "  two\n" : ""));
+  cell->update_backtrace(err, &empty, kTVMFFIBacktraceUpdateModeReplace);
+  CHECK(cell->backtrace.size == 0);
+  cell->update_backtrace(err, &bt, kTVMFFIBacktraceUpdateModeAppend);
+  CHECK(TVMFFIObjectDecRef(err) == 0);  // its backtrace goes with it (the scope counts)
+
+  // A raised error's backtrace grows the same way and is emptied when its
+  // pool entry comes back.
+  static_cast<void>(RaiseError(ErrorKind::kTypeError, {"raised"}));
+  Error raised = Error::MoveFromRaised();
+  TVMFFIErrorCell* raised_cell = TVMFFIErrorGetCellPtr(raised.object().header());
+  CHECK(raised_cell->backtrace.size == 0);
+  raised_cell->update_backtrace(raised.object().header(), &bt, kTVMFFIBacktraceUpdateModeAppend);
+  CHECK(View(raised_cell->backtrace) == (kept ? "  one\n" : ""));
+  raised = Error();
+  for (int i = 0; i < FFI_CORE_ERROR_POOL_SIZE; ++i) {
+    static_cast<void>(RaiseError(ErrorKind::kTypeError, {"again"}));
+    Error again = Error::MoveFromRaised();
+    CHECK(TVMFFIErrorGetCellPtr(again.object().header())->backtrace.size == 0);
+  }
+  CHECK(TVMFFIErrorCreate(&kind, &msg, &bt, nullptr) != 0);
+  const TVMFFIByteArray unreadable{nullptr, 3};
+  CHECK(TVMFFIErrorCreate(&kind, &msg, &unreadable, &err) != 0);
 }
 
 // Last in the file: it fills the tables for the rest of the run.

@@ -69,9 +69,9 @@ class BufferOwner : public Base {
 // installs none: every allocation then fails with a MemoryError. The
 // allocator must outlive every object allocated from it. Until the first
 // call the port's system heap is in force (SystemAllocator).
-void SetAllocator(Allocator* allocator);
+TVM_FFI_DLL void SetAllocator(Allocator* allocator);
 // The allocator in force, or NULL when there is none.
-Allocator* GetAllocator();
+TVM_FFI_DLL Allocator* GetAllocator();
 
 // The port's system heap (port::SystemAllocate), the default until one is
 // installed: the C library's heap on the host. Bare metal has none: every

@@ -20,8 +20,8 @@ class Any;
 // Raises the TypeError for a failed conversion (kFailed: already raised)
 // and returns its status. `func` and `arg_index` give context when set
 // (func may be NULL; arg_index < 0 means "not an argument").
-Status RaiseConversionError(Conversion c, const char* expected, int32_t actual_index,
-                            const char* func, int arg_index);
+TVM_FFI_DLL Status RaiseConversionError(Conversion c, const char* expected, int32_t actual_index,
+                                        const char* func, int arg_index);
 
 namespace detail {
 // What AnyView and Any share: the TVMFFIAny (their only member, so both keep
@@ -101,7 +101,7 @@ class Any : public detail::AnyBase {
   // The owned form of a view: objects gain a reference, a raw C string or
   // byte array is copied into a String/Bytes, an rvalue reference is moved
   // from. This is TVMFFIAnyViewToOwnedAny.
-  static Expected<Any> FromView(const AnyView& view);
+  TVM_FFI_DLL static Expected<Any> FromView(const AnyView& view);
   // Takes ownership of a raw value that already carries its reference
   // (e.g. a call's result).
   static Any AdoptRaw(const TVMFFIAny& raw) {

@@ -21,6 +21,13 @@
 #define FFI_CORE_ERROR_POOL_SIZE 2
 #endif
 
+// When 1, errors keep backtraces (TVMFFIBacktrace's lines, and what
+// update_backtrace adds), in storage from the installed allocator; when 0
+// they keep none and updates are dropped.
+#ifndef FFI_CORE_ERROR_BACKTRACES
+#define FFI_CORE_ERROR_BACKTRACES 0
+#endif
+
 // Entries in the global function table.
 #ifndef FFI_CORE_GLOBAL_FUNCTION_CAPACITY
 #define FFI_CORE_GLOBAL_FUNCTION_CAPACITY 32

@@ -16,7 +16,8 @@ inline constexpr size_t kDataTypeNameCapacity = 32;
 
 Status DataTypeFromString(const char* text, size_t size, DLDataType* out);
 // Writes the canonical name (NUL-terminated) into buf; *size gets its length.
-Status DataTypeToString(DLDataType dtype, char (&buf)[kDataTypeNameCapacity], size_t* size);
+TVM_FFI_DLL Status DataTypeToString(DLDataType dtype, char (&buf)[kDataTypeNameCapacity],
+                                    size_t* size);
 
 }  // namespace ffi_core
 

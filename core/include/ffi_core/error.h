@@ -36,7 +36,7 @@ class MessagePart {
         form_(std::is_signed_v<T> ? Form::kSigned : Form::kUnsigned) {}
 
   // Appends the part to buf (capacity cap, NUL kept); false when cut short.
-  bool AppendTo(char* buf, size_t cap, size_t* len) const;
+  TVM_FFI_DLL bool AppendTo(char* buf, size_t cap, size_t* len) const;
 
  private:
   enum class Form : uint8_t { kText, kSigned, kUnsigned };
@@ -47,13 +47,18 @@ class MessagePart {
 
 // Raises an error of a known kind into the calling context's slot, replacing (and
 // releasing) any pending one. Returns the matching failed Status.
-Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message);
+TVM_FFI_DLL Status RaiseError(ErrorKind kind, std::initializer_list<MessagePart> message);
 // Raises with a free-form kind name (NULL: RuntimeError), as
 // TVMFFIErrorSetRaisedFromCStr does; a NULL message is empty.
 void RaiseErrorNamed(const char* kind, const char* message);
 // The same with the message in parts, as TVMFFIErrorSetRaisedFromCStrParts
 // does; NULL parts are skipped.
 void RaiseErrorNamed(const char* kind, const char* const* parts, size_t num_parts);
+
+namespace detail {
+// The deleter of Error::Create's errors (it releases their backtrace).
+void CreatedErrorDeleter(void* self, int flags);
+}  // namespace detail
 
 // A ref-counted error object of any origin (ffi-core's slot, the heap, or
 // another runtime): read through the ABI's TVMFFIErrorCell.
@@ -63,8 +68,10 @@ class Error : public ObjectRef<ErrorObj> {
 
   // Takes the pending error from the caller's slot (empty if none).
   static Error MoveFromRaised();
-  // Allocates an error object from the installed allocator.
-  static Expected<Error> Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message);
+  // Allocates an error object from the installed allocator. The backtrace
+  // is kept where errors keep them (FFI_CORE_ERROR_BACKTRACES).
+  static Expected<Error> Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message,
+                                const TVMFFIByteArray& backtrace = TVMFFIByteArray{"", 0});
 
   TVMFFIByteArray kind() const { return obj_->cell.kind; }
   TVMFFIByteArray message() const { return obj_->cell.message; }

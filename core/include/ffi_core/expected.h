@@ -4,6 +4,7 @@
 #define FFI_CORE_EXPECTED_H_
 
 #include <ffi_core/status.h>
+#include <tvm/ffi/c_api.h>
 
 #include <new>
 #include <type_traits>
@@ -15,7 +16,7 @@ namespace detail {
 // `status` when it is a failure. An Expected built from an OK Status would
 // be neither a value nor an error: that becomes an InternalError (raised, so
 // the slot explains). Out of line: one call per construction site.
-Status FailureOrInternalError(Status status);
+TVM_FFI_DLL Status FailureOrInternalError(Status status);
 }  // namespace detail
 
 template <typename T>

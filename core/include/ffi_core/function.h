@@ -45,7 +45,7 @@ FunctionObj* NewExternCFunction(void* self, TVMFFISafeCallType safe_call,
                                 void (*deleter)(void* self));
 // Turns a failed Status into the C return code, raising a RuntimeError if
 // the callee forgot to raise one.
-int SafeCallFailed();
+TVM_FFI_DLL int SafeCallFailed();
 
 // The callable stored after the FunctionObj.
 template <typename F>
@@ -177,7 +177,7 @@ class Function : public ObjectRef<FunctionObj> {
     const AnyView views[sizeof...(Args) + 1] = {AnyView(args)...};
     return CallPacked(views, static_cast<int32_t>(sizeof...(Args)));
   }
-  Expected<Any> CallPacked(const AnyView* args, int32_t num_args) const;
+  TVM_FFI_DLL Expected<Any> CallPacked(const AnyView* args, int32_t num_args) const;
 };
 
 template <>

@@ -14,7 +14,7 @@
 
 namespace ffi_core {
 
-class HeapAllocator : public AllocatorBase<HeapAllocator> {
+class TVM_FFI_DLL HeapAllocator : public AllocatorBase<HeapAllocator> {
  public:
   // Every block starts at this alignment; larger ones, up to kMaxAlignment,
   // cost padding.

@@ -50,6 +50,8 @@ struct ModuleKind {
   Expected<Function> (*get_function)(ModuleObj* self, const char* name, size_t size);
   // Releases the kind's state when the module dies.
   void (*destroy)(ModuleObj* self);
+  // What "ffi.ModuleGetKind" answers, e.g. "relax.VMExecutable".
+  const char* name;
 };
 
 struct ModuleObj {
@@ -75,11 +77,11 @@ class Module : public ObjectRef<ModuleObj> {
   // Host only: bare-metal ports fail with NotImplementedError.
   static Expected<Module> LoadFromFile(const char* path);
   // A module whose functions come from `kind`; it owns `state` (kind->destroy).
-  static Expected<Module> Create(const ModuleKind* kind, void* state);
+  TVM_FFI_DLL static Expected<Module> Create(const ModuleKind* kind, void* state);
   // The function `name` (without the `__tvm_ffi_` prefix), or an empty
   // Function. The system library tries `__tvm_ffi_<prefix><name>` first;
   // then come the module's kind and its imports.
-  Expected<Function> GetFunction(const char* name, size_t size) const;
+  TVM_FFI_DLL Expected<Function> GetFunction(const char* name, size_t size) const;
   // Adds `other` to the modules this one imports (it keeps a reference).
   Status Import(const Module& other) const;
   // What generated code calls through TVMFFIEnvModLookupFromImports: the
@@ -107,7 +109,7 @@ Status RegisterContextSymbol(const char* name, void* symbol);
 // library. `kind` must outlive the program.
 using LibraryBinLoader = Expected<Module> (*)(const Module& library, const uint8_t* data,
                                               size_t size);
-Status RegisterLibraryBinLoader(const char* kind, LibraryBinLoader loader);
+TVM_FFI_DLL Status RegisterLibraryBinLoader(const char* kind, LibraryBinLoader loader);
 
 template <>
 struct TypeTraits<Module> : detail::ObjectRefTraits<Module, kTVMFFIModule> {

@@ -28,7 +28,7 @@ inline constexpr uint64_t kRefCountBothOne = (uint64_t{1} << 32) | 1u;
 inline void ObjectIncRef(TVMFFIObject* obj) { port::RefIncStrong(obj); }
 // Drops a strong reference, running the deleter with the flags the ABI
 // prescribes when counts reach zero. Out of line, for code size.
-void ObjectDecRef(TVMFFIObject* obj);
+TVM_FFI_DLL void ObjectDecRef(TVMFFIObject* obj);
 // The last strong reference went while weak ones remain: destroy the
 // payload; the storage goes with the last weak reference.
 void ObjectReleaseLastStrong(TVMFFIObject* obj);
@@ -68,7 +68,7 @@ namespace detail {
 // The object body, or NULL with a MemoryError raised: at the header's own
 // alignment (nearly every object), then at any alignment. The inline
 // dispatch folds at a call site that names its alignment.
-void* AllocateObjectBodyAtHeaderAlign(size_t size, int32_t type_index);
+TVM_FFI_DLL void* AllocateObjectBodyAtHeaderAlign(size_t size, int32_t type_index);
 void* AllocateObjectBodyAligned(size_t size, size_t alignment, int32_t type_index);
 inline void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
   if (alignment == alignof(TVMFFIObject)) return AllocateObjectBodyAtHeaderAlign(size, type_index);
@@ -85,7 +85,7 @@ inline Expected<void*> AllocateObjectStorage(size_t size, size_t alignment, int3
   return body;
 }
 // Gives storage back through the TVMFFIObjectAllocHeader before `body`.
-void FreeObjectStorage(void* body);
+TVM_FFI_DLL void FreeObjectStorage(void* body);
 
 namespace detail {
 // Deleter shared by ffi-core's own object types: the strong flag runs the

@@ -13,7 +13,7 @@
 
 namespace ffi_core {
 
-class PoolAllocator : public AllocatorBase<PoolAllocator> {
+class TVM_FFI_DLL PoolAllocator : public AllocatorBase<PoolAllocator> {
  public:
   // Block size is rounded up to kBlockAlignment; blocks start at
   // kBlockAlignment boundaries within the buffer.

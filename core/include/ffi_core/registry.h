@@ -15,7 +15,9 @@ namespace ffi_core {
 Status RegisterGlobalFunction(const char* name, size_t name_size, const Function& f,
                               bool allow_override);
 // An empty Function (and success) when no entry has that name.
-Expected<Function> GetGlobalFunction(const char* name, size_t name_size);
+TVM_FFI_DLL Expected<Function> GetGlobalFunction(const char* name, size_t name_size);
+// Drops the entry `name`; false when there is none.
+bool RemoveGlobalFunction(const char* name, size_t name_size);
 size_t GlobalFunctionCount();
 // The name of the index-th registered function (table order); an empty
 // String past the end.

@@ -35,10 +35,10 @@ int WriteBytesObject(const TVMFFIByteArray* bytes, TVMFFIAny* out, int32_t objec
 // when size is 0 (else a ValueError), and may point into *out.
 int WriteSmallByteSequence(const char* data, size_t size, TVMFFIAny* out, int32_t small_index);
 // Either form as an Any.
-Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
-                               int32_t object_index);
+TVM_FFI_DLL Expected<Any> MakeByteSequence(const char* data, size_t size, int32_t small_index,
+                                           int32_t object_index);
 // The bytes of a small or object value (no check of the index).
-TVMFFIByteArray ByteSequenceView(const TVMFFIAny& value);
+TVM_FFI_DLL TVMFFIByteArray ByteSequenceView(const TVMFFIAny& value);
 
 template <int32_t kSmallIndex, int32_t kObjectIndex>
 class ByteSequence {

@@ -66,8 +66,8 @@ class TensorAccessors {
 };
 
 // Shared helpers over a raw DLTensor.
-int64_t Numel(const DLTensor& t);
-bool IsContiguous(const DLTensor& t);
+TVM_FFI_DLL int64_t Numel(const DLTensor& t);
+TVM_FFI_DLL bool IsContiguous(const DLTensor& t);
 Status CheckAxis(int64_t i, int32_t ndim, int64_t* axis);
 int64_t ContiguousStride(const DLTensor& t, int32_t axis);
 
@@ -94,18 +94,19 @@ bool TensorAccessors<Derived>::is_contiguous() const {
 
 // Validates caller-supplied metadata: rank, non-negative sizes, dtype, and
 // a size in bytes that fits in int64_t (ValueError otherwise).
-Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape, DLDataType dtype);
+TVM_FFI_DLL Status CheckTensorMetadata(const char* who, int32_t ndim, const int64_t* shape,
+                                       DLDataType dtype);
 // Bytes per element (sub-byte types round up).
-int64_t ElementBytes(DLDataType dtype);
+TVM_FFI_DLL int64_t ElementBytes(DLDataType dtype);
 // Allocates a TensorObj for `layout` with `deleter`: shape and strides
 // (compact when layout.strides is NULL) are copied after the object, then
 // come `extra` bytes aligned to `extra_align`; the other DLTensor fields are
 // copied as they are, and `owner` is the caller's to set. The layout is checked as it is copied:
 // what CheckTensorMetadata refuses, a byte_offset and, with strides, a furthest element whose byte
 // offset does not fit in int64_t (ValueError).
-Expected<TensorObj*> NewTensorObj(const char* who, const DLTensor& layout,
-                                  void (*deleter)(void*, int), size_t extra, size_t extra_align,
-                                  size_t* extra_offset);
+TVM_FFI_DLL Expected<TensorObj*> NewTensorObj(const char* who, const DLTensor& layout,
+                                              void (*deleter)(void*, int), size_t extra,
+                                              size_t extra_align, size_t* extra_offset);
 // A DLTensor holding only a layout, for NewTensorObj.
 inline DLTensor Layout(IntSpan shape, const int64_t* strides, DLDataType dtype, DLDevice device) {
   DLTensor t{};
@@ -118,7 +119,7 @@ inline DLTensor Layout(IntSpan shape, const int64_t* strides, DLDataType dtype, 
 }
 // A tensor deleter's call with weak references involved: one copy for
 // every kind, out of line (tensor.cc).
-void TensorDeleterPartly(TensorObj* self, int flags, void (*release)(TensorObj*));
+TVM_FFI_DLL void TensorDeleterPartly(TensorObj* self, int flags, void (*release)(TensorObj*));
 // The deleter of every tensor: Release gives the data back to the owner
 // (no indirect call on the way), the weak flag the storage.
 template <void (*Release)(TensorObj*)>
@@ -206,8 +207,8 @@ class Tensor : public ObjectRef<TensorObj>, public detail::TensorAccessors<Tenso
   DLTensor* GetDLTensor() const { return &obj_->tensor; }
 
  private:
-  static Status CheckStrides(IntSpan shape, IntSpan strides);
-  static Status NullDataError();
+  TVM_FFI_DLL static Status CheckStrides(IntSpan shape, IntSpan strides);
+  TVM_FFI_DLL static Status NullDataError();
 };
 
 // A borrowed tensor: valid while the argument it came from is.

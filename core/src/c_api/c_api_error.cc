@@ -6,6 +6,7 @@
 
 #include "c_api/c_boundary.h"
 #include "context/calling_context.h"
+#include "error/backtrace.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
 
@@ -21,10 +22,10 @@ void ContextErrorDeleter(void* self, int flags) {
       ObjectDecRef(static_cast<TVMFFIObject*>(cell->extra_context));
     }
   }
-  detail::ObjectDeleter<ErrorObj>(self, flags);
+  detail::CreatedErrorDeleter(self, flags);
 }
 
-// ffi-core records no backtraces (no unwinder or symbols on an MCU).
+// Where errors keep no backtraces (an MCU), there is no line to give.
 const TVMFFIByteArray kNoBacktrace = {"", 0};
 
 }  // namespace
@@ -66,17 +67,18 @@ void TVMFFIErrorSetRaisedFromCStrParts(const char* kind, const char** message_pa
 }
 
 int TVMFFIErrorCreate(const TVMFFIByteArray* kind, const TVMFFIByteArray* message,
-                      const TVMFFIByteArray* /*backtrace: ffi-core keeps none*/,
-                      TVMFFIObjectHandle* out) {
+                      const TVMFFIByteArray* backtrace, TVMFFIObjectHandle* out) {
   // Runs inside error handling: a failure leaves the caller's pending error
   // as it was and raises nothing (so NULL arguments are only refused).
   if (kind == nullptr || message == nullptr || out == nullptr) return -1;
   // Both texts are copied: NULL bytes behind a size are refused, not read.
-  if (c_boundary::NullBytes(*kind) || c_boundary::NullBytes(*message)) {
+  if (c_boundary::NullBytes(*kind) || c_boundary::NullBytes(*message) ||
+      (backtrace != nullptr && c_boundary::NullBytes(*backtrace))) {
     return -1;
   }
   const CallingContext::PendingGuard keep;
-  return c_boundary::HandOut(Error::Create(*kind, *message), out);
+  return c_boundary::HandOut(
+      Error::Create(*kind, *message, backtrace != nullptr ? *backtrace : kNoBacktrace), out);
 }
 
 int TVMFFIErrorCreateWithCauseAndExtraContext(
@@ -98,6 +100,10 @@ int TVMFFIErrorCreateWithCauseAndExtraContext(
   return 0;
 }
 
-const TVMFFIByteArray* TVMFFIBacktrace(const char*, int, const char*, int) { return &kNoBacktrace; }
+const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const char* func,
+                                       int /*cross_ffi_boundary: only this frame is given*/) {
+  if (!FFI_CORE_ERROR_BACKTRACES) return &kNoBacktrace;
+  return detail::BacktraceLine(filename, lineno, func);
+}
 
 }  // extern "C"

@@ -30,7 +30,18 @@ void CallingContext::Release() {
   SetPending(nullptr);
   dlpack_allocator_ = nullptr;
   for (StreamEntry& e : streams_) e = StreamEntry{};
+#if FFI_CORE_ERROR_BACKTRACES
+  SetBacktraceLine(nullptr);
+#endif
 }
+
+#if FFI_CORE_ERROR_BACKTRACES
+void CallingContext::SetBacktraceLine(TVMFFIObject* line) {
+  TVMFFIObject* old = backtrace_line_;
+  backtrace_line_ = line;
+  if (old != nullptr) ObjectDecRef(old);
+}
+#endif
 
 namespace {
 

@@ -58,6 +58,13 @@ class CallingContext {
   DLPackManagedTensorAllocator dlpack_allocator() const { return dlpack_allocator_; }
   void set_dlpack_allocator(DLPackManagedTensorAllocator allocator);
 
+#if FFI_CORE_ERROR_BACKTRACES
+  // ---- TVMFFIBacktrace's result ----
+  // Keeps `line` (a String object, whose reference the context takes over)
+  // until the next one or the context's end, and releases the one before.
+  void SetBacktraceLine(TVMFFIObject* line);
+#endif
+
  private:
   struct StreamEntry {
     TVMFFIStreamHandle stream;  // NULL: the entry is free
@@ -68,6 +75,9 @@ class CallingContext {
   TVMFFIObject* pending_;                          // one strong reference, or NULL
   DLPackManagedTensorAllocator dlpack_allocator_;  // NULL: the process-wide one
   StreamEntry streams_[FFI_CORE_STREAM_TABLE_CAPACITY];
+#if FFI_CORE_ERROR_BACKTRACES
+  TVMFFIObject* backtrace_line_;  // one strong reference, or NULL
+#endif
 };
 
 static_assert(std::is_trivially_default_constructible_v<CallingContext> &&

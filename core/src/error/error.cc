@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "context/calling_context.h"
+#include "error/backtrace.h"
 #include "error/error_kind_names.h"
 
 namespace ffi_core {
@@ -149,8 +150,12 @@ void CopyBytes(char* dst, const TVMFFIByteArray& src) {
 }
 
 void IgnoreBacktraceUpdate(TVMFFIObjectHandle, const TVMFFIByteArray*, int32_t) {
-  // ffi-core keeps no backtraces (no room on an MCU); updates are dropped.
+  // Where backtraces are off (no room on an MCU), updates are dropped.
 }
+
+// The update_backtrace of ffi-core's own errors.
+constexpr auto kUpdateBacktrace =
+    FFI_CORE_ERROR_BACKTRACES ? &detail::UpdateBacktrace : &IgnoreBacktraceUpdate;
 
 // One entry of the pool shared by every calling context. The flag, not the
 // reference count, says whether the entry is taken: the count reaches zero
@@ -169,6 +174,9 @@ PooledError g_pool[FFI_CORE_ERROR_POOL_SIZE];
 // Runs on whichever context drops the last reference; releasing the flag is
 // its last access to the entry.
 void PooledErrorDeleter(void* self, int flags) {
+  if (FFI_CORE_ERROR_BACKTRACES && (flags & kTVMFFIObjectDeleterFlagBitMaskStrong)) {
+    detail::ReleaseBacktrace(&reinterpret_cast<PooledError*>(self)->error.cell);
+  }
   if (flags & kTVMFFIObjectDeleterFlagBitMaskWeak) {
     port::FlagRelease(&reinterpret_cast<PooledError*>(self)->taken);
   }
@@ -229,7 +237,7 @@ PooledError* ClaimError(CallingContext& ctx) {
   }
   InitObjectHeader(&e->error.header, kTVMFFIError, &PooledErrorDeleter);
   e->error.cell.backtrace = TVMFFIByteArray{"", 0};
-  e->error.cell.update_backtrace = &IgnoreBacktraceUpdate;
+  e->error.cell.update_backtrace = kUpdateBacktrace;
   e->error.cell.cause_chain = nullptr;
   e->error.cell.extra_context = nullptr;
   return e;
@@ -350,7 +358,17 @@ Error Error::MoveFromRaised() {
   return Error(ObjectPtr<ErrorObj>::Adopt(reinterpret_cast<ErrorObj*>(pending)));
 }
 
-Expected<Error> Error::Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message) {
+namespace detail {
+void CreatedErrorDeleter(void* self, int flags) {
+  if (FFI_CORE_ERROR_BACKTRACES && (flags & kTVMFFIObjectDeleterFlagBitMaskStrong)) {
+    ReleaseBacktrace(&static_cast<ErrorObj*>(self)->cell);
+  }
+  ObjectDeleter<ErrorObj>(self, flags);
+}
+}  // namespace detail
+
+Expected<Error> Error::Create(const TVMFFIByteArray& kind, const TVMFFIByteArray& message,
+                              const TVMFFIByteArray& backtrace) {
   // One block: the object, then kind and message, each NUL-terminated.
   const size_t extra = kind.size + 1 + message.size + 1;
   FFI_CORE_ASSIGN_OR_RETURN(ErrorObj * obj, NewObject<ErrorObj>(kTVMFFIError, extra));
@@ -361,9 +379,11 @@ Expected<Error> Error::Create(const TVMFFIByteArray& kind, const TVMFFIByteArray
   obj->cell.kind = TVMFFIByteArray{text, kind.size};
   obj->cell.message = TVMFFIByteArray{msg, message.size};
   obj->cell.backtrace = TVMFFIByteArray{"", 0};
-  obj->cell.update_backtrace = &IgnoreBacktraceUpdate;
+  obj->cell.update_backtrace = kUpdateBacktrace;
   obj->cell.cause_chain = nullptr;
   obj->cell.extra_context = nullptr;
+  obj->header.deleter = &detail::CreatedErrorDeleter;
+  if (FFI_CORE_ERROR_BACKTRACES) detail::SetBacktrace(&obj->cell, backtrace);
   return Error(ObjectPtr<ErrorObj>::Adopt(obj));
 }
 

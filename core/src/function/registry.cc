@@ -53,7 +53,8 @@ uintptr_t Hash(const char* name, size_t size) {
 }
 
 // Open addressing: a name's entry is its hash's home entry or a later one
-// (wrapping), before the first free entry, since entries are never removed.
+// (wrapping), before the first free entry (removal shifts entries back to
+// keep it so).
 // Returns the entry registered as `name`, else the free entry where it
 // would go, else NULL (the table is full without it). A look-up thus reads
 // an entry or two, not the table.
@@ -122,6 +123,43 @@ Expected<Function> GetGlobalFunction(const char* name, size_t name_size) {
   // Not registered: built-in globals are made on demand, so they take no
   // table entry or memory until asked for.
   return detail::FindBuiltinGlobal(name, name_size);
+}
+
+bool RemoveGlobalFunction(const char* name, size_t name_size) {
+  if (name == nullptr || name_size == 0) return false;
+  TVMFFIObject* function = nullptr;
+  Any removed_name;
+  {
+    detail::GlobalLockGuard lock;
+    Entry* e = Probe(name, name_size);
+    if (e == nullptr || e->function == nullptr) return false;
+    function = e->function;
+    removed_name = Any::AdoptRaw(e->name);
+    // Backward shift: every later entry of the run that could sit in the
+    // hole moves into it, so each name stays before the run's first free
+    // entry, where Probe stops.
+    size_t hole = static_cast<size_t>(e - g_table);
+    *e = Entry{NoneAny(), nullptr};
+    g_tags[hole] = 0;
+    // The hole is free, so the walk ends there at the latest.
+    for (size_t j = hole + 1 == kCapacity ? 0 : hole + 1; g_table[j].function != nullptr;
+         j = j + 1 == kCapacity ? 0 : j + 1) {
+      const TVMFFIByteArray moved = detail::ByteSequenceView(g_table[j].name);
+      const size_t home = Hash(moved.data, moved.size) % kCapacity;
+      // The entry may fill the hole unless its home is in (hole, j].
+      const bool home_after_hole =
+          hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+      if (home_after_hole) continue;
+      g_table[hole] = g_table[j];
+      g_tags[hole] = g_tags[j];
+      g_table[j] = Entry{NoneAny(), nullptr};
+      g_tags[j] = 0;
+      hole = j;
+    }
+  }
+  // Released outside the lock: a deleter may call back into the registry.
+  ObjectDecRef(function);
+  return true;
 }
 
 size_t GlobalFunctionCount() {

@@ -243,15 +243,35 @@ Expected<Module> NewModule(void* library, const ModuleKind* kind, void* state) {
   return Module(ObjectPtr<ModuleObj>::Adopt(obj));
 }
 
+// The context variables of TVM's generated code, which libffi_core_tvm.so
+// registers when it is loaded. A library holding one that nothing fills would
+// call through NULL at its first workspace request or parallel launch.
+constexpr const char* kTvmContextVariables[] = {
+    "__TVMBackendAllocWorkspace",  "__TVMBackendFreeWorkspace", "__TVMBackendParallelLaunch",
+    "__TVMBackendParallelBarrier", "__TVMFFIFunctionCall",      "__TVMFFIEnvModLookupFromImports",
+    "__TVMFFIHandleInitOnce"};
+
 // Writes every registered context symbol into the library's variable of
-// that name.
-void BindContextSymbols(void* library) {
-  detail::GlobalLockGuard lock;
-  for (const SystemSymbol& s : g_context_symbols) {
-    if (s.name == nullptr) continue;
-    void* addr = port::LibrarySymbol(library, s.name);
-    if (addr != nullptr) *static_cast<void**>(addr) = s.symbol;
+// that name; refuses a library with a TVM context variable left empty.
+Status BindContextSymbols(void* library, const char* path) {
+  const char* missing = nullptr;
+  {
+    detail::GlobalLockGuard lock;
+    for (const SystemSymbol& s : g_context_symbols) {
+      if (s.name == nullptr) continue;
+      void* addr = port::LibrarySymbol(library, s.name);
+      if (addr != nullptr) *static_cast<void**>(addr) = s.symbol;
+    }
+    for (const char* name : kTvmContextVariables) {
+      void* addr = port::LibrarySymbol(library, name);
+      if (addr != nullptr && *static_cast<void**>(addr) == nullptr) missing = name;
+    }
   }
+  if (missing == nullptr) return Status::Ok();
+  return RaiseError(ErrorKind::kRuntimeError,
+                    {"'", path, "' is TVM code whose context symbol ", missing,
+                     " nothing provides: link libffi_core_tvm.so (ffi_core::tvm_shared) into the "
+                     "program, or load it before this library"});
 }
 
 // ---- built-in globals ----
@@ -444,12 +464,16 @@ Expected<Module> Module::LoadFromFile(const char* path) {
   void* lib = port::LibraryOpen(path, why, sizeof(why));
   // The reason first (e.g. the undefined symbol), so a cut message keeps it.
   if (lib == nullptr) return RaiseError(ErrorKind::kRuntimeError, {why, " (loading '", path, "')"});
+  Status bound = BindContextSymbols(lib, path);
+  if (!bound.ok()) {
+    port::LibraryClose(lib);
+    return bound;
+  }
   Expected<Module> m = NewModule(lib, nullptr, nullptr);
   if (!m.ok()) {
     port::LibraryClose(lib);
     return m;
   }
-  BindContextSymbols(lib);
   BindLibraryContext(m->object().get());
   FFI_CORE_RETURN_IF_ERROR(ProcessLibraryBin(m->object().get()));
   return m;

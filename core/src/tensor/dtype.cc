@@ -116,13 +116,18 @@ Status DataTypeFromString(const char* text, size_t size, DLDataType* out) {
   const char* p = text + std::strlen(best->name);
   const char* end = text + size;
   uint32_t bits = 0;
-  if (best->name_has_bits) {
+  if (best->code == kDLBool && (p == end || !IsDigit(*p))) {
+    bits = 8;  // "boolx4": bool's width is 8 unless written
+  } else if (best->name_has_bits) {
     if (!ParseNumber(&p, end, 255, &bits) || bits == 0) {
       return Invalid(text, size, "missing or bad bit width");
     }
   } else {
     bits = best->name[5] == '8' ? 8 : best->name[5] == '6' ? 6 : 4;
   }
+  // float4_e2m1fn alone may put '_' before its lanes ("float4_e2m1fn_x2"),
+  // as upstream accepts.
+  if (best->code == kDLFloat4_e2m1fn && end - p >= 2 && p[0] == '_' && p[1] == 'x') ++p;
   uint32_t lanes = 1;
   if (p < end) {
     if (*p != 'x') return Invalid(text, size, "unexpected characters after the bit width");
@@ -169,7 +174,10 @@ Status DataTypeToString(DLDataType dtype, char (&buf)[kDataTypeNameCapacity], si
                         {"DLDataType has unknown type code ", static_cast<int>(dtype.code)});
     }
     append(found->name);
-    if (found->name_has_bits) append_number(dtype.bits);
+    // bool's default width is left out ("boolx4"), as upstream prints it.
+    if (found->name_has_bits && !(dtype.code == kDLBool && dtype.bits == 8)) {
+      append_number(dtype.bits);
+    }
     if (dtype.lanes > 1) {
       append("x");
       append_number(dtype.lanes);

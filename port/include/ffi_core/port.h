@@ -90,8 +90,8 @@ void ReleaseContext(ContextStorage* context);
 // ---- global tables (function registry, system library) ----
 // A short critical section around table updates and look-ups. It nests:
 // the thread (or context) holding it may take it again.
-void GlobalLock();
-void GlobalUnlock();
+TVM_FFI_DLL void GlobalLock();
+TVM_FFI_DLL void GlobalUnlock();
 
 // ---- the system heap ----
 // Where objects come from until the firmware installs an allocator: the C

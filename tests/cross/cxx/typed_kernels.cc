@@ -1,6 +1,9 @@
 // Upstream-style typed kernels: tvm/ffi headers, TVM_FFI_DLL_EXPORT_TYPED_FUNC,
 // built with the flags tvm-ffi-config prints. Loaded by ffi-core's runtime and
 // by the wheel's (tests/cross/CMakeLists.txt).
+// With metadata: each export also gets __tvm_ffi__metadata_<name>, and
+// TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC a __tvm_ffi__doc_<name>.
+#define TVM_FFI_DLL_EXPORT_INCLUDE_METADATA 1
 #include <tvm/ffi/tvm_ffi.h>
 
 #include <string>
@@ -32,4 +35,5 @@ ffi::String Greet(ffi::String name, int64_t times) {
 
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(add_one, AddOne);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(mul_add, MulAdd);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC_DOC(mul_add, "a * b + c, as a float");
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(greet, Greet);

@@ -39,7 +39,7 @@ typedef struct {
 } FFICoreTVMVMStats;
 
 /* Counters of every executable loaded so far. */
-void FFICoreTVMGetVMStats(FFICoreTVMVMStats* out);
+TVM_DLL void FFICoreTVMGetVMStats(FFICoreTVMVMStats* out);
 
 #ifdef __cplusplus
 } /* extern "C" */

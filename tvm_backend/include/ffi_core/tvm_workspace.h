@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <tvm/runtime/base.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,7 +25,7 @@ extern "C" {
 /* Uses `buffer` (size bytes, any alignment) for every later workspace block;
  * NULL goes back to the default. Fails (non-zero, ValueError) while blocks
  * are live. The buffer must outlive its use. */
-int FFICoreTVMSetWorkspace(void* buffer, size_t size);
+TVM_DLL int FFICoreTVMSetWorkspace(void* buffer, size_t size);
 
 typedef struct {
   size_t capacity;    /* bytes of the workspace buffer; 0 when none is set */
@@ -34,9 +35,9 @@ typedef struct {
   size_t failed;      /* allocations refused */
 } FFICoreTVMWorkspaceStats;
 
-void FFICoreTVMGetWorkspaceStats(FFICoreTVMWorkspaceStats* out);
+TVM_DLL void FFICoreTVMGetWorkspaceStats(FFICoreTVMWorkspaceStats* out);
 /* Starts peak and failed over from the current state. */
-void FFICoreTVMResetWorkspaceStats(void);
+TVM_DLL void FFICoreTVMResetWorkspaceStats(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

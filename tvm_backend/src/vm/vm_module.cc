@@ -63,7 +63,7 @@ Expected<Function> GetFunction(ModuleObj* self, const char* name, size_t size) {
 
 void Destroy(ModuleObj* self) { ObjectDecRef(&StateOf(self)->header); }
 
-constexpr ModuleKind kExecutableKind{&GetFunction, &Destroy};
+constexpr ModuleKind kExecutableKind{&GetFunction, &Destroy, "relax.VMExecutable"};
 
 Expected<Module> LoadExecutable(const Module& library, const uint8_t* data, size_t size) {
   FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<VMStateObj> state,

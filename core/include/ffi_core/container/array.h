@@ -24,7 +24,7 @@ class Array : public ObjectRef<ArrayObj> {
  public:
   using ObjectRef::ObjectRef;
   // An array holding the owned form of each view (Any::FromView).
-  static Expected<Array> FromViews(const AnyView* items, size_t size);
+  TVM_FFI_DLL static Expected<Array> FromViews(const AnyView* items, size_t size);
 
   size_t size() const { return obj_ ? static_cast<size_t>(obj_->cell.size) : 0; }
   const Any* begin() const { return obj_ ? static_cast<const Any*>(obj_->cell.data) : nullptr; }

@@ -20,7 +20,7 @@ struct ShapeObj {
 class Shape : public ObjectRef<ShapeObj> {
  public:
   using ObjectRef::ObjectRef;
-  static Expected<Shape> FromDims(const int64_t* dims, size_t ndim);
+  TVM_FFI_DLL static Expected<Shape> FromDims(const int64_t* dims, size_t ndim);
 
   size_t size() const { return obj_ ? obj_->cell.size : 0; }
   const int64_t* data() const { return obj_ ? obj_->cell.data : nullptr; }
