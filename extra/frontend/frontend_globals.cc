@@ -128,16 +128,9 @@ constexpr const char* kListedBuiltins[] = {
 // imports (and would otherwise call as NULL) but that ffi-core does not
 // provide: each raises a NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.FromJSONGraphString",
-    "ffi.ToJSONGraphString",
-    "ffi.DeepCopy",
-    "ffi.RecursiveEq",
-    "ffi.RecursiveLt",
-    "ffi.RecursiveLe",
-    "ffi.RecursiveGt",
-    "ffi.RecursiveGe",
-    "ffi.RecursiveHash",
-    "ffi.GetRegisteredTypeKeys",
+    "ffi.FromJSONGraphString", "ffi.ToJSONGraphString",     "ffi.DeepCopy",    "ffi.RecursiveEq",
+    "ffi.RecursiveLt",         "ffi.RecursiveLe",           "ffi.RecursiveGt", "ffi.RecursiveGe",
+    "ffi.RecursiveHash",       "ffi.GetRegisteredTypeKeys",
 };
 
 // Object types of upstream's runtime library that the package wraps in
