@@ -14,6 +14,7 @@
 #include <cstring>
 #include <utility>
 
+#include "enum_state.h"
 #include "function/builtin_globals.h"
 #include "module_queries.h"
 #include "py_class.h"
@@ -184,6 +185,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   }
   if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
   if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
+  if (!frontend::RegisterEnumState().ok()) Report("ffi.EnumState");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,

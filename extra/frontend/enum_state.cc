@@ -1,0 +1,171 @@
+#include "enum_state.h"
+
+#include <ffi_core/container/list.h>
+#include <ffi_core/container/map.h>
+#include <ffi_core/function.h>
+#include <ffi_core/object.h>
+#include <ffi_core/string.h>
+#include <ffi_core/type_table.h>
+
+#include <cstddef>
+#include <cstring>
+#include <utility>
+
+namespace ffi_core {
+namespace frontend {
+namespace {
+
+struct EnumStateObj {
+  TVMFFIObject header;
+  TVMFFIObject* entries;
+  TVMFFIObject* indexes;
+  TVMFFIObject* attrs;
+  ~EnumStateObj() {
+    for (TVMFFIObject* o : {entries, indexes, attrs}) {
+      if (o != nullptr) ObjectDecRef(o);
+    }
+  }
+};
+
+int32_t g_index = -1;
+
+int GetContainer(void* field, TVMFFIAny* out) {
+  TVMFFIObject* obj = nullptr;
+  std::memcpy(&obj, field, sizeof(obj));
+  TVMFFIAny v = NoneAny();
+  if (obj != nullptr) {
+    ObjectIncRef(obj);
+    v.type_index = obj->type_index;
+    v.v_obj = obj;
+  }
+  *out = v;
+  return 0;
+}
+
+template <typename Ref>
+TVMFFIObject* Release(Ref ref) {
+  return &std::move(ref).ReleaseObject()->header;
+}
+
+Status NewEnumState(PackedArgs args, Any* rv) {
+  if (args.size() != 0)
+    return detail::RaiseArityError("ffi.EnumState.__ffi_init__", 0, args.size());
+  FFI_CORE_ASSIGN_OR_RETURN(List entries, List::FromViews(nullptr, 0));
+  FFI_CORE_ASSIGN_OR_RETURN(Dict indexes, Dict::FromPairs(nullptr, 0));
+  FFI_CORE_ASSIGN_OR_RETURN(Dict attrs, Dict::FromPairs(nullptr, 0));
+  FFI_CORE_ASSIGN_OR_RETURN(EnumStateObj * s, NewObject<EnumStateObj>(g_index, 0));
+  s->entries = Release(std::move(entries));
+  s->indexes = Release(std::move(indexes));
+  s->attrs = Release(std::move(attrs));
+  TVMFFIAny raw = NoneAny();
+  raw.type_index = g_index;
+  raw.v_obj = &s->header;
+  *rv = Any::AdoptRaw(raw);
+  return Status::Ok();
+}
+
+TVMFFIByteArray Text(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
+
+// The enum base's fields, as upstream's EnumObj lays them out: an int64 and
+// a String kept as a 16-byte Any.
+int GetInt64(void* field, TVMFFIAny* out) {
+  int64_t v = 0;
+  std::memcpy(&v, field, sizeof(v));
+  *out = Any(v).ReleaseRaw();
+  return 0;
+}
+int SetInt64(void* field, const TVMFFIAny* value) {
+  Expected<int64_t> v = AnyView::FromRaw(*value).As<int64_t>();
+  if (!v.ok()) return -1;
+  std::memcpy(field, &*v, sizeof(int64_t));
+  return 0;
+}
+int GetString(void* field, TVMFFIAny* out) {
+  TVMFFIAny v;
+  std::memcpy(&v, field, sizeof(v));
+  Expected<Any> owned = Any::FromView(AnyView::FromRaw(v));
+  if (!owned.ok()) return -1;
+  *out = std::move(owned).value().ReleaseRaw();
+  return 0;
+}
+int SetString(void* field, const TVMFFIAny* value) {
+  Expected<String> s = AnyView::FromRaw(*value).As<String>();
+  if (!s.ok()) return -1;
+  TVMFFIAny old;
+  std::memcpy(&old, field, sizeof(old));
+  Any fresh(*s);
+  TVMFFIAny raw = fresh.ReleaseRaw();
+  std::memcpy(field, &raw, sizeof(raw));
+  Any::AdoptRaw(old).reset();
+  return 0;
+}
+
+Status RegisterEnumBase() {
+  FFI_CORE_ASSIGN_OR_RETURN(int32_t base,
+                            GetOrAllocTypeIndex(Text("ffi.Enum"), -1, 1, 0, true, kTVMFFIObject));
+  struct Field {
+    const char* name;
+    int64_t size;
+    int64_t offset;
+    TVMFFIFieldGetter getter;
+    TVMFFIFieldSetter setter;
+    int32_t type_index;
+  };
+  const Field fields[] = {
+      {"_int_index", 8, sizeof(TVMFFIObject), &GetInt64, &SetInt64, kTVMFFIInt},
+      {"_str_index", 16, sizeof(TVMFFIObject) + 8, &GetString, &SetString, kTVMFFIStr}};
+  for (const Field& f : fields) {
+    TVMFFIFieldInfo info{};
+    info.name = Text(f.name);
+    info.flags = kTVMFFIFieldFlagBitMaskWritable;
+    info.size = f.size;
+    info.alignment = 8;
+    info.offset = f.offset;
+    info.getter = f.getter;
+    info.setter = reinterpret_cast<void*>(f.setter);
+    info.default_value_or_factory = NoneAny();
+    info.field_static_type_index = f.type_index;
+    if (TVMFFITypeRegisterField(base, &info) != 0) return Status(ErrorKind::kRuntimeError);
+  }
+  for (const char* child : {"ffi.IntEnum", "ffi.StrEnum"}) {
+    FFI_CORE_RETURN_IF_ERROR(GetOrAllocTypeIndex(Text(child), -1, 2, 0, true, base).status());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RegisterEnumState() {
+  FFI_CORE_ASSIGN_OR_RETURN(
+      g_index, GetOrAllocTypeIndex(Text("ffi.EnumState"), -1, 1, 0, false, kTVMFFIObject));
+  struct Field {
+    const char* name;
+    size_t offset;
+    int32_t type_index;
+  };
+  const Field fields[] = {{"entries", offsetof(EnumStateObj, entries), kTVMFFIList},
+                          {"indexes", offsetof(EnumStateObj, indexes), kTVMFFIDict},
+                          {"attrs", offsetof(EnumStateObj, attrs), kTVMFFIDict}};
+  for (const Field& f : fields) {
+    TVMFFIFieldInfo info{};
+    info.name = Text(f.name);
+    info.size = sizeof(TVMFFIObject*);
+    info.alignment = alignof(TVMFFIObject*);
+    info.offset = static_cast<int64_t>(f.offset);
+    info.getter = &GetContainer;
+    info.default_value_or_factory = NoneAny();
+    info.field_static_type_index = f.type_index;
+    if (TVMFFITypeRegisterField(g_index, &info) != 0) return Status(ErrorKind::kRuntimeError);
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Function init, Function::FromPacked(&NewEnumState));
+  TVMFFIMethodInfo method{};
+  method.name = Text("__ffi_init__");
+  method.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+  const Any held(init);  // the registry keeps its own reference
+  method.method = held.raw();
+  if (TVMFFITypeRegisterMethod(g_index, &method) != 0) return Status(ErrorKind::kRuntimeError);
+  return RegisterEnumBase();
+}
+
+}  // namespace frontend
+}  // namespace ffi_core
