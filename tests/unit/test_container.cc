@@ -222,6 +222,84 @@ TEST_CASE("ffi.Map and ffi.Dict keep pairs in insertion order in upstream's smal
   CHECK(TakeError().kind == "TypeError");
 }
 
+namespace {
+
+// A kernel as upstream's headers would compile one: it reads an Array of
+// tensors inline (the cell after the header) and returns a tuple (sum of
+// all elements, tensor count) made with ffi.Array.
+int SumTensors(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {
+  if (num_args != 1 || args[0].type_index != kTVMFFIArray) {
+    TVMFFIErrorSetRaisedFromCStr("TypeError", "sum_tensors expects an Array");
+    return -1;
+  }
+  const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(args[0].v_obj + 1);
+  const auto* items = static_cast<const TVMFFIAny*>(cell->data);
+  float sum = 0;
+  for (int64_t i = 0; i < cell->size; ++i) {
+    if (items[i].type_index != kTVMFFITensor) {
+      TVMFFIErrorSetRaisedFromCStr("TypeError", "sum_tensors expects tensors");
+      return -1;
+    }
+    const DLTensor* t = TVMFFITensorGetDLTensorPtr(items[i].v_obj);
+    for (int64_t k = 0; k < t->shape[0]; ++k) sum += static_cast<const float*>(t->data)[k];
+  }
+  TVMFFIAny tuple[2] = {AnyView(static_cast<double>(sum)).raw(), AnyView(cell->size).raw()};
+  TVMFFIByteArray name{"ffi.Array", 9};
+  TVMFFIObjectHandle make = nullptr;
+  if (TVMFFIFunctionGetGlobal(&name, &make) != 0) return -1;
+  const int rc = TVMFFIFunctionCall(make, tuple, 2, result);
+  TVMFFIObjectDecRef(make);
+  return rc;
+}
+
+struct Borrowed {
+  static void Free(DLManagedTensor*) {}
+};
+
+}  // namespace
+
+TEST_CASE("a kernel takes an Array of tensors and returns a tuple") {
+  AllocatorScope scope;
+  float a[3] = {1, 2, 3};
+  float b[2] = {10, 20};
+  int64_t shape_a[1] = {3};
+  int64_t shape_b[1] = {2};
+  Any tensors[2];
+  float* data[2] = {a, b};
+  int64_t* shapes[2] = {shape_a, shape_b};
+  for (int i = 0; i < 2; ++i) {
+    DLManagedTensor managed{};
+    managed.dl_tensor.data = data[i];
+    managed.dl_tensor.device = DLDevice{kDLCPU, 0};
+    managed.dl_tensor.ndim = 1;
+    managed.dl_tensor.dtype = DLDataType{kDLFloat, 32, 1};
+    managed.dl_tensor.shape = shapes[i];
+    managed.deleter = &Borrowed::Free;
+    TVMFFIObjectHandle t = nullptr;
+    REQUIRE(TVMFFITensorFromDLPack(&managed, 0, 0, &t) == 0);
+    TVMFFIAny raw = NoneAny();
+    raw.type_index = kTVMFFITensor;
+    raw.v_obj = static_cast<TVMFFIObject*>(t);
+    tensors[i] = Any::AdoptRaw(raw);
+  }
+  Any arr = Must("ffi.Array", {tensors[0], tensors[1]});
+  TVMFFIObjectHandle kernel = nullptr;
+  REQUIRE(TVMFFIFunctionCreate(nullptr, &SumTensors, nullptr, &kernel) == 0);
+  TVMFFIAny arg = arr.raw();
+  TVMFFIAny out = NoneAny();
+  REQUIRE(TVMFFIFunctionCall(kernel, &arg, 1, &out) == 0);
+  Any tuple = Any::AdoptRaw(out);
+  REQUIRE(tuple.type_index() == kTVMFFIArray);
+  const TVMFFIAny* items = static_cast<const TVMFFIAny*>(CellOf(tuple)->data);
+  CHECK(items[0].v_float64 == 36.0);
+  CHECK(items[1].v_int64 == 2);
+  TVMFFIAny wrong = AnyView(int64_t{1}).raw();
+  out = NoneAny();
+  CHECK(TVMFFIFunctionCall(kernel, &wrong, 1, &out) != 0);
+  CHECK(TakeError().message == "sum_tensors expects an Array");
+  CHECK(TVMFFIObjectDecRef(kernel) == 0);
+}
+
 TEST_CASE("ffi.Shape and the search for a tensor off the CPU") {
   AllocatorScope scope;
   Any shape = Must("ffi.Shape", {int64_t{2}, int64_t{3}});
