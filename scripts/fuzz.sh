@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-20}"
 shift || true
 fuzzers=("$@")
-[ ${#fuzzers[@]} -gt 0 ] || fuzzers=(dtype string_any dlpack ops)
+[ ${#fuzzers[@]} -gt 0 ] || fuzzers=(dtype string_any dlpack ops containers)
 
 cmake --preset host-fuzz >/dev/null
 cmake --build --preset host-fuzz -j"${FFI_CORE_JOBS:-2}" >/dev/null
