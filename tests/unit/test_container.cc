@@ -264,19 +264,19 @@ TEST_CASE("a kernel takes an Array of tensors and returns a tuple") {
   float b[2] = {10, 20};
   int64_t shape_a[1] = {3};
   int64_t shape_b[1] = {2};
-  Any tensors[2];
   float* data[2] = {a, b};
   int64_t* shapes[2] = {shape_a, shape_b};
+  DLManagedTensor managed[2] = {};  // the tensors keep them until released, below
+  Any tensors[2];
   for (int i = 0; i < 2; ++i) {
-    DLManagedTensor managed{};
-    managed.dl_tensor.data = data[i];
-    managed.dl_tensor.device = DLDevice{kDLCPU, 0};
-    managed.dl_tensor.ndim = 1;
-    managed.dl_tensor.dtype = DLDataType{kDLFloat, 32, 1};
-    managed.dl_tensor.shape = shapes[i];
-    managed.deleter = &Borrowed::Free;
+    managed[i].dl_tensor.data = data[i];
+    managed[i].dl_tensor.device = DLDevice{kDLCPU, 0};
+    managed[i].dl_tensor.ndim = 1;
+    managed[i].dl_tensor.dtype = DLDataType{kDLFloat, 32, 1};
+    managed[i].dl_tensor.shape = shapes[i];
+    managed[i].deleter = &Borrowed::Free;
     TVMFFIObjectHandle t = nullptr;
-    REQUIRE(TVMFFITensorFromDLPack(&managed, 0, 0, &t) == 0);
+    REQUIRE(TVMFFITensorFromDLPack(&managed[i], 0, 0, &t) == 0);
     TVMFFIAny raw = NoneAny();
     raw.type_index = kTVMFFITensor;
     raw.v_obj = static_cast<TVMFFIObject*>(t);

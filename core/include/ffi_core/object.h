@@ -69,7 +69,7 @@ namespace detail {
 // alignment (nearly every object), then at any alignment. The inline
 // dispatch folds at a call site that names its alignment.
 TVM_FFI_DLL void* AllocateObjectBodyAtHeaderAlign(size_t size, int32_t type_index);
-void* AllocateObjectBodyAligned(size_t size, size_t alignment, int32_t type_index);
+TVM_FFI_DLL void* AllocateObjectBodyAligned(size_t size, size_t alignment, int32_t type_index);
 inline void* AllocateObjectBody(size_t size, size_t alignment, int32_t type_index) {
   if (alignment == alignof(TVMFFIObject)) return AllocateObjectBodyAtHeaderAlign(size, type_index);
   return AllocateObjectBodyAligned(size, alignment, type_index);

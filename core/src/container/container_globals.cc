@@ -45,7 +45,8 @@ bool SeqContains(const Seq& seq, const Any& value) {
 // ---- Array ----
 
 Status MakeArray(PackedArgs args, Any* rv) {
-  FFI_CORE_ASSIGN_OR_RETURN(Array a, Array::FromViews(&args[0], static_cast<size_t>(args.size())));
+  FFI_CORE_ASSIGN_OR_RETURN(Array a,
+                            Array::FromViews(args.data(), static_cast<size_t>(args.size())));
   *rv = Any(a);
   return Status::Ok();
 }
@@ -56,7 +57,7 @@ bool ArrayContains(Array a, Any v) { return SeqContains(a, v); }
 // ---- List ----
 
 Status MakeList(PackedArgs args, Any* rv) {
-  FFI_CORE_ASSIGN_OR_RETURN(List l, List::FromViews(&args[0], static_cast<size_t>(args.size())));
+  FFI_CORE_ASSIGN_OR_RETURN(List l, List::FromViews(args.data(), static_cast<size_t>(args.size())));
   *rv = Any(l);
   return Status::Ok();
 }
@@ -103,7 +104,7 @@ Status MakeMapOf(PackedArgs args, Any* rv, const char* who) {
     return RaiseError(ErrorKind::kValueError,
                       {who, ": expected key, value pairs, got ", args.size(), " arguments"});
   }
-  FFI_CORE_ASSIGN_OR_RETURN(M m, M::FromPairs(&args[0], static_cast<size_t>(args.size() / 2)));
+  FFI_CORE_ASSIGN_OR_RETURN(M m, M::FromPairs(args.data(), static_cast<size_t>(args.size() / 2)));
   *rv = Any(m);
   return Status::Ok();
 }
