@@ -75,6 +75,12 @@ int main() {
               tensor.shape()[1] == 10 && tensor.dl_tensor()->byte_offset == 60,
           "a 40-byte tensor at offset 60 ends at the storage's end");
 
+    const int64_t empty[] = {4, 0};
+    auto e = alloc_tensor(*storage, int64_t{100}, ShapeOf(empty, 2), DLDataType{kDLInt, 8, 1});
+    Check(e.ok(), "an empty tensor at the storage's end");
+    const int64_t cube[] = {2, 3, 5};
+    Refused(alloc_tensor, *storage, 71, ShapeOf(cube, 3), "ValueError",
+            "attempted to allocate 30 at offset 71", "a 2x3x5 tensor one byte past the end");
     Refused(alloc_tensor, *storage, 61, ShapeOf(fits, 2), "ValueError",
             "attempted to allocate 40 at offset 61 in region that is 100", "one byte past the end");
     Refused(alloc_tensor, *storage, 101, ShapeOf(fits, 1), "ValueError",

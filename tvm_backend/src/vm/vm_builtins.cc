@@ -340,12 +340,15 @@ Status AllocStorage(PackedArgs args, Any* rv) {
 
 // A tensor's view of its storage: keeps the storage alive. The tensor's
 // layout is checked before AllocData sees it (FromNDAlloc), so its byte
-// count cannot overflow and the shape is checked once per alloc_tensor.
+// count cannot overflow and the shape is checked once per alloc_tensor. Its
+// strides are already the compact ones: the element count is the outermost
+// size times its stride.
 struct StorageView {
   ObjectPtr<StorageObj> storage;
   int64_t offset;
   Status AllocData(DLTensor* t) {
-    const size_t needed = DataSize(detail::Numel(*t), t->dtype);
+    const int64_t numel = t->ndim == 0 ? 1 : t->shape[0] * t->strides[0];
+    const size_t needed = DataSize(numel, t->dtype);
     if (offset < 0 || static_cast<size_t>(offset) > storage->size ||
         needed > storage->size - static_cast<size_t>(offset)) {
       return RaiseError(ErrorKind::kValueError,
