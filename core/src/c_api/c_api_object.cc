@@ -94,12 +94,14 @@ int TVMFFIAnyViewToOwnedAny(const TVMFFIAny* any_view, TVMFFIAny* out) {
 int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
   if (handle_addr == nullptr) return NullArgument("TVMFFIHandleInitOnce", "handle_addr");
   if (init_func == nullptr) return NullArgument("TVMFFIHandleInitOnce", "init_func");
+  // Generated code asks on every call: a set handle needs no lock.
+  if (port::LoadHandle(handle_addr) != nullptr) return 0;
   // The global lock nests, so init_func may look functions up meanwhile.
   detail::GlobalLockGuard lock;
   if (*handle_addr != nullptr) return 0;
   void* result = nullptr;
   const int rc = init_func(&result);
-  if (rc == 0) *handle_addr = result;
+  if (rc == 0) port::PublishHandle(handle_addr, result);
   return rc;
 }
 
@@ -109,7 +111,7 @@ int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle))
   detail::GlobalLockGuard lock;
   if (*handle_addr == nullptr) return 0;
   const int rc = deinit_func(*handle_addr);
-  if (rc == 0) *handle_addr = nullptr;
+  if (rc == 0) port::PublishHandle(handle_addr, nullptr);
   return rc;
 }
 

@@ -69,6 +69,14 @@ inline bool FlagTryClaim(uint32_t* flag);
 // the next context that claims the flag.
 inline void FlagRelease(uint32_t* flag);
 
+// ---- handles set once (TVMFFIHandleInitOnce) ----
+// Reads *slot with acquire ordering, so a handle set by PublishHandle is
+// seen with everything written before it: a set handle is read without the
+// global lock.
+inline void* LoadHandle(void* const* slot);
+// Sets *slot to `handle` with release ordering (under the global lock).
+inline void PublishHandle(void** slot, void* handle);
+
 // ---- the calling context ----
 // Core keeps its per-context state (the pending error, the env stream table)
 // in storage the port places and never looks into: one block per thread on

@@ -339,11 +339,23 @@ Status AllocStorage(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-// A tensor's view of its storage: keeps the storage alive.
+// A tensor's view of its storage: keeps the storage alive. The tensor's
+// layout is checked before AllocData sees it (FromNDAlloc), so its byte
+// count cannot overflow and the shape is checked once per alloc_tensor. Its
+// strides are already the compact ones: the element count is the outermost
+// size times its stride.
 struct StorageView {
   ObjectPtr<StorageObj> storage;
   int64_t offset;
   Status AllocData(DLTensor* t) {
+    const int64_t numel = t->ndim == 0 ? 1 : t->shape[0] * t->strides[0];
+    const size_t needed = DataSize(numel, t->dtype);
+    if (offset < 0 || static_cast<size_t>(offset) > storage->size ||
+        needed > storage->size - static_cast<size_t>(offset)) {
+      return RaiseError(ErrorKind::kValueError,
+                        {"storage allocation failure, attempted to allocate ", needed,
+                         " at offset ", offset, " in region that is ", storage->size, "bytes"});
+    }
     t->data = storage->data;
     t->byte_offset = static_cast<uint64_t>(offset);
     return Status::Ok();
@@ -362,21 +374,10 @@ Status AllocTensor(PackedArgs args, Any* rv) {
   FFI_CORE_ASSIGN_OR_RETURN(int64_t offset, args[1].As<int64_t>());
   FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[2].As<Shape>());
   FFI_CORE_ASSIGN_OR_RETURN(DLDataType dtype, args[3].As<DLDataType>());
-  const IntSpan dims{shape.data(), static_cast<int32_t>(shape.size())};
-  FFI_CORE_RETURN_IF_ERROR(
-      detail::CheckTensorMetadata("vm.builtin.alloc_tensor", dims.size, dims.data, dtype));
-  int64_t numel = 1;
-  for (int32_t i = 0; i < dims.size; ++i) numel *= dims.data[i];
-  const size_t needed = DataSize(numel, dtype);
-  if (offset < 0 || static_cast<size_t>(offset) > storage->size ||
-      needed > storage->size - static_cast<size_t>(offset)) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"storage allocation failure, attempted to allocate ", needed, " at offset ",
-                       offset, " in region that is ", storage->size, "bytes"});
-  }
   FFI_CORE_ASSIGN_OR_RETURN(
       Tensor t, Tensor::FromNDAlloc(StorageView{ObjectPtr<StorageObj>::Retain(storage), offset},
-                                    dims, dtype, DLDevice{kDLCPU, 0}));
+                                    IntSpan{shape.data(), static_cast<int32_t>(shape.size())},
+                                    dtype, DLDevice{kDLCPU, 0}));
   *rv = Any(t);
   return Status::Ok();
 }

@@ -116,8 +116,9 @@ struct HalfWordRefCount {
 }  // namespace port
 }  // namespace ffi_core
 
-// Defines the port's inline reference-count and flag functions (port.h) over
-// HalfWordRefCount<Ops>; each port supplies only its word operations.
+// Defines the port's inline reference-count, flag and handle functions
+// (port.h) over HalfWordRefCount<Ops>; each port supplies only its word
+// operations.
 #define FFI_CORE_BARE_METAL_REF_COUNTS(Ops)                                                       \
   using RefCounts = ::ffi_core::port::bare_metal::HalfWordRefCount<Ops>;                          \
   inline void RefIncStrong(TVMFFIObject* obj) { RefCounts::IncStrong(obj); }                      \
@@ -128,6 +129,11 @@ struct HalfWordRefCount {
   inline bool FlagTryClaim(uint32_t* flag) { return Ops::SetIfZero(flag); }                       \
   inline void FlagRelease(uint32_t* flag) { Ops::StoreRelease(flag, 0); }                         \
   inline uint32_t RefStrongCount(const TVMFFIObject* obj) { return RefCounts::StrongCount(obj); } \
-  inline uint32_t RefWeakCount(const TVMFFIObject* obj) { return RefCounts::WeakCount(obj); }
+  inline uint32_t RefWeakCount(const TVMFFIObject* obj) { return RefCounts::WeakCount(obj); }     \
+  /* A pointer load or store is atomic here; each barrier is one DMB on Cortex-M. */              \
+  inline void* LoadHandle(void* const* slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }  \
+  inline void PublishHandle(void** slot, void* handle) {                                          \
+    __atomic_store_n(slot, handle, __ATOMIC_RELEASE);                                             \
+  }
 
 #endif  // FFI_CORE_PORT_REF_COUNT_HALVES_H_

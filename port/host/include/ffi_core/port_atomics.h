@@ -92,6 +92,11 @@ inline bool FlagTryClaim(uint32_t* flag) {
 
 inline void FlagRelease(uint32_t* flag) { __atomic_store_n(flag, 0u, __ATOMIC_RELEASE); }
 
+inline void* LoadHandle(void* const* slot) { return __atomic_load_n(slot, __ATOMIC_ACQUIRE); }
+inline void PublishHandle(void** slot, void* handle) {
+  __atomic_store_n(slot, handle, __ATOMIC_RELEASE);
+}
+
 }  // namespace port
 }  // namespace ffi_core
 
