@@ -2,9 +2,9 @@
 // offset, keeping the storage alive), and each way out of the storage or a
 // bad shape is refused with its kind and message, leaking nothing. Host only:
 // the builtin's code is the same on every board.
+#include <ffi_core/container/shape.h>
 #include <ffi_core/counting_allocator.h>
 #include <ffi_core/error.h>
-#include <ffi_core/shape.h>
 #include <ffi_core/tensor.h>
 
 #include <cstdint>
