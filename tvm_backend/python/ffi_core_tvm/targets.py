@@ -27,6 +27,12 @@ def llvm_target(cpu):
     return tvm.target.Target(dict(kind="llvm", **LLVM_TARGETS[cpu]))
 
 
+def has_dsp(cpu):
+    """Whether the CPU has the Arm DSP extension (SXTB16, SMLAD): ARMv7E-M
+    and the ARMv8-M Mainline cores of the toolchain files."""
+    return cpu in ("cortex-m4f", "cortex-m7", "cortex-m33", "cortex-m55")
+
+
 def c_compiler(cpu):
     """The command that compiles a C file for the CPU: the toolchain file's flags."""
     if cpu == "host":
