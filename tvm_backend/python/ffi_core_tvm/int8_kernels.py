@@ -22,10 +22,11 @@ from .fixed_point import multiply_by_quantized_multiplier
 class Slice:
     """Where one operator's constants sit in the model's weight blob."""
 
-    def __init__(self, blob_size, weights_offset, table_offset):
+    def __init__(self, blob_size, weights_offset, table_offset, least_shift=0):
         self.blob = te.placeholder((blob_size,), "int8", "weights")
         self.weights_offset = weights_offset
         self.table_offset = table_offset
+        self.least_shift = least_shift  # the table's smallest right shift
 
     def weights(self, shape):
         """w[i0, i1, ...], row-major int8 at weights_offset."""
@@ -35,6 +36,13 @@ class Slice:
                 flat = flat * n + i
             return self.blob[self.weights_offset + flat]
         return read
+
+    def shift(self, c):
+        """q[c, 2], the right shift, from its low byte alone (it is below 64).
+        One load, and a range TVM's bound analysis sees as 0..255: read as a
+        whole word, the analysis assumed the shifted value small and removed
+        the clamp to int8 that follows."""
+        return self.blob[self.table_offset + c * 12 + 8].astype("uint8").astype("int32")
 
     def table(self, c, k):
         """q[c, k] of the int32 table (little-endian, 4-byte aligned)."""
@@ -49,7 +57,8 @@ def _clamp_int8(v, lo, hi):
 
 
 def _requantize(acc, s, c, out_zp, act):
-    scaled = multiply_by_quantized_multiplier(acc + s.table(c, 0), s.table(c, 1), s.table(c, 2))
+    scaled = multiply_by_quantized_multiplier(acc + s.table(c, 0), s.table(c, 1), s.shift(c),
+                                              s.least_shift)
     return _clamp_int8(scaled + tir.const(out_zp, "int32"), *act)
 
 
@@ -173,13 +182,24 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
     return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
 
 
-def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act):
-    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i])."""
+def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp=False):
+    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i]).
+    With `dsp` and input features in fours, four products at a time (_dot4)."""
     x = te.placeholder((batch, in_features), "int8", "x")
     w = s.weights((out_features, in_features))
-    i = te.reduce_axis((0, in_features), "i")
-    acc = te.compute((batch, out_features), lambda b, o: te.sum(
-        x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i), name="acc")
+    if dsp and in_features % 4 == 0:
+        i4 = te.reduce_axis((0, in_features // 4), "i4")
+
+        def acc_f(b, o):
+            x_lanes = _lanes(_word(lambda k: x[b, i4 * 4 + k]))
+            w_lanes = _lanes(_word(lambda k: w(o, i4 * 4 + k)))
+            return te.sum(_dot4(x_lanes, w_lanes), axis=i4)
+    else:
+        i = te.reduce_axis((0, in_features), "i")
+
+        def acc_f(b, o):
+            return te.sum(x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i)
+    acc = te.compute((batch, out_features), acc_f, name="acc")
     y = te.compute((batch, out_features),
                    lambda b, o: _requantize(acc[b, o], s, o, out_zp, act), name="y")
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
@@ -219,7 +239,7 @@ def average_pool2d(in_shape, out_shape, window, stride, pad, act):
 def _scale(x, multiplier):
     mantissa, right_shift = multiplier
     return multiply_by_quantized_multiplier(x, tir.const(mantissa, "int32"),
-                                            tir.const(right_shift, "int32"))
+                                            tir.const(right_shift, "int32"), right_shift)
 
 
 def add(shape, zp1, zp2, out_zp, m1, m2, mo, act, left_shift=20):

@@ -139,7 +139,7 @@ class _Importer:
         w_off = self.packer.add(weights)
         q_off = self.packer.add(table)
         size = self.blob.size if self.blob is not None else 1
-        return kernels.Slice(size, w_off, q_off)
+        return kernels.Slice(size, w_off, q_off, int(table[:, 2].min()))
 
     def call(self, gv, args, out):
         if self.blob is None:
@@ -231,7 +231,7 @@ class _Importer:
         value = self.reshape(self.values[x.index], x.shape, (batch, features))
         s = self.constants(w.data, q)
         gv = self.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
-            s, batch, features, w.shape[0], in_zp, out_zp, act))
+            s, batch, features, w.shape[0], in_zp, out_zp, act, dsp=self.dsp))
         y = self.call(gv, [value, self.blob_const], _Shape((batch, w.shape[0])))
         return self.reshape(y, (batch, w.shape[0]), out.shape)
 
