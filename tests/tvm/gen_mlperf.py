@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import tvm  # noqa: E402
 from ai_edge_litert.interpreter import Interpreter  # noqa: E402
 from ffi_core_tvm.compile import compile_relax, pass_context  # noqa: E402
+from ffi_core_tvm.targets import has_dsp  # noqa: E402
 from ffi_core_tvm.tflite_import import from_tflite  # noqa: E402
 from gen_models import c_string, c_values, tvm_error  # noqa: E402
 from tvm import relax  # noqa: E402
@@ -58,12 +59,14 @@ def main():
     opts = ap.parse_args()
     with open(opts.model, "rb") as f:
         buf = f.read()
-    mod, inputs, outputs = from_tflite(buf)
+    mod, inputs, outputs = from_tflite(buf, dsp=has_dsp(opts.cpu))
     info = compile_relax(mod, opts.cpu, opts.out, opts.name, inputs, outputs)
     if len(inputs) != 1 or len(outputs) != 1:
         sys.exit(f"{opts.model}: the test takes one input and one output")
+    # The host's reference: the same kernels without the DSP extension.
+    host_mod = from_tflite(buf)[0]
     with pass_context():
-        vm = relax.VirtualMachine(relax.build(mod, tvm.target.Target("llvm"),
+        vm = relax.VirtualMachine(relax.build(host_mod, tvm.target.Target("llvm"),
                                               exec_mode="compiled"), tvm.cpu())
     rng = np.random.default_rng(20261125)
     xs = [rng.integers(-128, 128, size=inputs[0].shape, dtype=np.int8) for _ in range(INPUTS)]

@@ -22,10 +22,11 @@ from .fixed_point import multiply_by_quantized_multiplier
 class Slice:
     """Where one operator's constants sit in the model's weight blob."""
 
-    def __init__(self, blob_size, weights_offset, table_offset):
+    def __init__(self, blob_size, weights_offset, table_offset, least_shift=0):
         self.blob = te.placeholder((blob_size,), "int8", "weights")
         self.weights_offset = weights_offset
         self.table_offset = table_offset
+        self.least_shift = least_shift  # the table's smallest right shift
 
     def weights(self, shape):
         """w[i0, i1, ...], row-major int8 at weights_offset."""
@@ -35,6 +36,13 @@ class Slice:
                 flat = flat * n + i
             return self.blob[self.weights_offset + flat]
         return read
+
+    def shift(self, c):
+        """q[c, 2], the right shift, from its low byte alone (it is below 64).
+        One load, and a range TVM's bound analysis sees as 0..255: read as a
+        whole word, the analysis assumed the shifted value small and removed
+        the clamp to int8 that follows."""
+        return self.blob[self.table_offset + c * 12 + 8].astype("uint8").astype("int32")
 
     def table(self, c, k):
         """q[c, k] of the int32 table (little-endian, 4-byte aligned)."""
@@ -49,7 +57,8 @@ def _clamp_int8(v, lo, hi):
 
 
 def _requantize(acc, s, c, out_zp, act):
-    scaled = multiply_by_quantized_multiplier(acc + s.table(c, 0), s.table(c, 1), s.table(c, 2))
+    scaled = multiply_by_quantized_multiplier(acc + s.table(c, 0), s.table(c, 1), s.shift(c),
+                                              s.least_shift)
     return _clamp_int8(scaled + tir.const(out_zp, "int32"), *act)
 
 
@@ -79,22 +88,74 @@ def _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act):
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
 
 
-def _padded_read(x, n, oh, ow, kh, kw, channel, stride, dilation, pad, in_zp):
-    """The input under a kernel tap as int32; the zero point where it falls in the padding."""
+def _tap(x, oh, ow, kh, kw, stride, dilation, pad):
+    """(ih, iw, inside) of the input position under a kernel tap."""
     _, h, w, _ = x.shape
     ih = oh * stride[0] + kh * dilation[0] - pad[0]
     iw = ow * stride[1] + kw * dilation[1] - pad[1]
-    inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w)
+    return ih, iw, tir.all(ih >= 0, ih < h, iw >= 0, iw < w)
+
+
+def _padded_read(x, n, oh, ow, kh, kw, channel, stride, dilation, pad, in_zp):
+    """The input under a kernel tap as int32; the zero point where it falls in the padding."""
+    ih, iw, inside = _tap(x, oh, ow, kh, kw, stride, dilation, pad)
     return tir.if_then_else(inside, x[n, ih, iw, channel].astype("int32"), in_zp)
 
 
-def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
-    """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w))."""
+def _word(read):
+    """Four int8 values read(0..3) as one little-endian int32 (LLVM makes it one load)."""
+    b = [read(i) for i in range(4)]
+    low = [v.astype("uint8").astype("int32") for v in b[:3]]
+    return low[0] | (low[1] << 8) | (low[2] << 16) | (b[3].astype("int32") << 24)
+
+
+def _lanes(v):
+    """A word's four int8 lanes as two int16 pairs, for the DSP extension:
+    SXTB16 widens lanes 0 and 2, and after a rotation by 8, lanes 1 and 3."""
+    def pairs(u):
+        return tir.call_llvm_pure_intrin("int32", "llvm.arm.sxtb16", u)
+
+    u = v.astype("uint32")
+    return pairs(v), pairs(((u >> 8) | (u << 24)).astype("int32"))
+
+
+def _pair_const(value):
+    """Both int16 lanes of a word holding `value` (the lanes of four equal bytes)."""
+    half = value & 0xFFFF
+    return tir.const(int.from_bytes((half | half << 16).to_bytes(4, "little"), "little",
+                                    signed=True), "int32")
+
+
+def _dot4(x_lanes, w_lanes):
+    """The sum of four int8 products with two dual 16-bit multiplies (SMUAD, SMLAD)."""
+    even = tir.call_llvm_pure_intrin("int32", "llvm.arm.smuad", x_lanes[0], w_lanes[0])
+    return tir.call_llvm_pure_intrin("int32", "llvm.arm.smlad", x_lanes[1], w_lanes[1], even)
+
+
+def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act,
+           dsp=False):
+    """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w)). With `dsp`
+    (a CPU with the DSP extension) and input channels in fours, four products
+    at a time (_dot4); a padded position reads four zero points."""
     _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
     kh = te.reduce_axis((0, kh_n), "kh")
     kw = te.reduce_axis((0, kw_n), "kw")
+    if dsp and ci_n % 4 == 0:
+        ci4 = te.reduce_axis((0, ci_n // 4), "ci4")
+        zp_lanes = (_pair_const(in_zp), _pair_const(in_zp))
+
+        def acc4_f(n, oh, ow, c):
+            ih, iw, inside = _tap(x, oh, ow, kh, kw, stride, dilation, pad)
+            x_lanes = _lanes(_word(lambda i: x[n, ih, iw, ci4 * 4 + i]))
+            w_lanes = _lanes(_word(lambda i: w(c, kh, kw, ci4 * 4 + i)))
+            # The test picks between two products rather than two words, so
+            # that LLVM sees the input's four bytes as one load.
+            dot = tir.if_then_else(inside, _dot4(x_lanes, w_lanes), _dot4(zp_lanes, w_lanes))
+            return te.sum(dot, axis=[kh, kw, ci4])
+
+        return _requantized_nhwc(x, s, out_shape, acc4_f, out_zp, act)
     ci = te.reduce_axis((0, ci_n), "ci")
 
     def acc_f(n, oh, ow, c):
@@ -121,13 +182,24 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
     return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
 
 
-def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act):
-    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i])."""
+def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp=False):
+    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i]).
+    With `dsp` and input features in fours, four products at a time (_dot4)."""
     x = te.placeholder((batch, in_features), "int8", "x")
     w = s.weights((out_features, in_features))
-    i = te.reduce_axis((0, in_features), "i")
-    acc = te.compute((batch, out_features), lambda b, o: te.sum(
-        x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i), name="acc")
+    if dsp and in_features % 4 == 0:
+        i4 = te.reduce_axis((0, in_features // 4), "i4")
+
+        def acc_f(b, o):
+            x_lanes = _lanes(_word(lambda k: x[b, i4 * 4 + k]))
+            w_lanes = _lanes(_word(lambda k: w(o, i4 * 4 + k)))
+            return te.sum(_dot4(x_lanes, w_lanes), axis=i4)
+    else:
+        i = te.reduce_axis((0, in_features), "i")
+
+        def acc_f(b, o):
+            return te.sum(x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i)
+    acc = te.compute((batch, out_features), acc_f, name="acc")
     y = te.compute((batch, out_features),
                    lambda b, o: _requantize(acc[b, o], s, o, out_zp, act), name="y")
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
@@ -167,7 +239,7 @@ def average_pool2d(in_shape, out_shape, window, stride, pad, act):
 def _scale(x, multiplier):
     mantissa, right_shift = multiplier
     return multiply_by_quantized_multiplier(x, tir.const(mantissa, "int32"),
-                                            tir.const(right_shift, "int32"))
+                                            tir.const(right_shift, "int32"), right_shift)
 
 
 def add(shape, zp1, zp2, out_zp, m1, m2, mo, act, left_shift=20):

@@ -109,7 +109,8 @@ class _Importer:
     """Walks the graph twice: the first walk only packs the constants (no
     kernels), the second builds the module around the finished blob."""
 
-    def __init__(self, buf, blob=None):
+    def __init__(self, buf, blob=None, dsp=False):
+        self.dsp = dsp
         self.model = tflite.Model.GetRootAsModel(buf, 0)
         if self.model.SubgraphsLength() != 1:
             raise UnsupportedModel("only single-subgraph models are supported")
@@ -138,7 +139,7 @@ class _Importer:
         w_off = self.packer.add(weights)
         q_off = self.packer.add(table)
         size = self.blob.size if self.blob is not None else 1
-        return kernels.Slice(size, w_off, q_off)
+        return kernels.Slice(size, w_off, q_off, int(table[:, 2].min()))
 
     def call(self, gv, args, out):
         if self.blob is None:
@@ -200,11 +201,13 @@ class _Importer:
                            in_zp, in_scale, w.scale, out_scale)
         if q.shape[0] != channels:
             raise UnsupportedModel(f"{out.name}: {q.shape[0]} filters for {channels} channels")
-        make = kernels.depthwise_conv2d if depthwise else kernels.conv2d
         s = self.constants(w.data, q)
         key = ("dwconv" if depthwise else "conv", s.weights_offset)
-        gv = self.kernel(key, lambda: make(s, x.shape, w.shape, out.shape, stride, dilation,
-                                           (pt, pl), in_zp, out_zp, act))
+        args = (s, x.shape, w.shape, out.shape, stride, dilation, (pt, pl), in_zp, out_zp, act)
+        if depthwise:
+            gv = self.kernel(key, lambda: kernels.depthwise_conv2d(*args))
+        else:
+            gv = self.kernel(key, lambda: kernels.conv2d(*args, dsp=self.dsp))
         return self.call(gv, [self.values[x.index], self.blob_const], out)
 
     def op_conv_2d(self, op, ins, out):
@@ -228,7 +231,7 @@ class _Importer:
         value = self.reshape(self.values[x.index], x.shape, (batch, features))
         s = self.constants(w.data, q)
         gv = self.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
-            s, batch, features, w.shape[0], in_zp, out_zp, act))
+            s, batch, features, w.shape[0], in_zp, out_zp, act, dsp=self.dsp))
         y = self.call(gv, [value, self.blob_const], _Shape((batch, w.shape[0])))
         return self.reshape(y, (batch, w.shape[0]), out.shape)
 
@@ -302,12 +305,13 @@ def _ident(name):
     return s if s and not s[0].isdigit() else "x_" + s
 
 
-def from_tflite(buf):
+def from_tflite(buf, dsp=False):
     """(Relax IRModule, input tensors, output tensors) of an int8 TFLite model.
 
-    Each tensor has name, shape, dtype, scale and zero_point. Raises
-    UnsupportedModel naming what it does not cover.
+    Each tensor has name, shape, dtype, scale and zero_point. `dsp`: the
+    kernels may use the Arm DSP extension (targets.has_dsp), whose results
+    are the same. Raises UnsupportedModel naming what it does not cover.
     """
     dry = _Importer(buf)
     dry.run()
-    return _Importer(buf, dry.packer.data()).run()
+    return _Importer(buf, dry.packer.data(), dsp).run()
