@@ -2,7 +2,8 @@
 # running it in QEMU.
 
 # Every board, in the order the reports list them.
-ALL_BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+ALL_BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547
+            riscv32-virt-imc riscv32-virt)
 
 # The QEMU machine of a board, from its board.cmake.
 qemu_machine() {

@@ -29,6 +29,11 @@ LLVM_TARGETS = {
                    "mfloat-abi": "hard"},
     "cortex-m55": {"mtriple": "thumbv8.1m.main-none-eabihf", "mcpu": "cortex-m55",
                    "mfloat-abi": "hard"},
+    # Soft-float ilp32: float arithmetic calls libgcc (__addsf3, ...).
+    "rv32imac": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
+                 "mattr": ["+m", "+a", "+c"], "mabi": "ilp32"},
+    "rv32imc": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
+                "mattr": ["+m", "+c"], "mabi": "ilp32"},
 }
 
 RNG = np.random.default_rng(20261122)
