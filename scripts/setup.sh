@@ -16,6 +16,8 @@ APT_PACKAGES=(cmake g++ make git clang-format clang libclang-rt-dev doctest-dev 
 TVM_FFI_VERSION="0.1.15.post2"
 # Apache TVM compiles the example models the TVM tests run (tests/tvm).
 TVM_VERSION="0.27.0.post1"
+TFLITE_VERSION="2.18.0"
+LITERT_VERSION="2.3.0"
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -29,11 +31,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if ! .venv/bin/python -c "import tvm_ffi, tvm, numpy, pytest" 2>/dev/null; then
+# tflite reads TFLite models for the compile path; ai-edge-litert is
+# TensorFlow's interpreter, the reference the MLPerf Tiny tests compare with.
+if ! .venv/bin/python -c "import tvm_ffi, tvm, numpy, pytest, tflite, ai_edge_litert" 2>/dev/null
+then
   echo "setup: creating .venv with apache-tvm-ffi==${TVM_FFI_VERSION}, apache-tvm==${TVM_VERSION}," \
-       "numpy and pytest"
+       "numpy, pytest, tflite and ai-edge-litert"
   [ -x .venv/bin/python ] || python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" \
-    "apache-tvm==${TVM_VERSION}" numpy pytest
+    "apache-tvm==${TVM_VERSION}" numpy pytest "tflite==${TFLITE_VERSION}" \
+    "ai-edge-litert==${LITERT_VERSION}"
 fi
 echo "setup: ready"

@@ -99,3 +99,17 @@ function(ffi_core_board_executable target)
       COMMAND "${FFI_CORE_SIZE_TOOL}" "$<TARGET_FILE:${target}>" VERBATIM)
   endif()
 endfunction()
+
+# Virtual nanoseconds per SysTick count (x100) under -icount shift=0 (one
+# instruction per virtual nanosecond), from each board's processor clock
+# (boards/README.md): what turns a firmware's clock counts into instructions.
+set(FFI_CORE_BOARD_NS_PER_COUNT_X100 4000)  # 25 MHz: mps2-an385/386/500
+if(FFI_CORE_QEMU_MACHINE STREQUAL "mps2-an505")
+  set(FFI_CORE_BOARD_NS_PER_COUNT_X100 5000)  # 20 MHz
+elseif(FFI_CORE_QEMU_MACHINE STREQUAL "mps3-an547")
+  set(FFI_CORE_BOARD_NS_PER_COUNT_X100 3125)  # 32 MHz
+elseif(FFI_CORE_QEMU_MACHINE STREQUAL "microbit")
+  set(FFI_CORE_BOARD_NS_PER_COUNT_X100 6250)  # 16 MHz
+elseif(FFI_CORE_QEMU_MACHINE STREQUAL "virt")
+  set(FFI_CORE_BOARD_NS_PER_COUNT_X100 10000)  # RISC-V: the CLINT's mtime, 10 MHz
+endif()

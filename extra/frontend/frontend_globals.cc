@@ -13,7 +13,7 @@
 #include <cstring>
 #include <utility>
 
-#include "global_lock_guard.h"
+#include "support/global_lock_guard.h"
 
 namespace ffi_core {
 namespace {

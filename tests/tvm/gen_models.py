@@ -12,29 +12,17 @@ Run with the project's .venv python (apache-tvm installed by scripts/setup.sh).
 import argparse
 import os
 import re
+import sys
 
 import numpy as np
 import tvm
 from tvm import te, topi
 
-# Toolchain CPU (toolchains/<cpu>.cmake) -> TVM LLVM target with the same ABI.
-LLVM_TARGETS = {
-    "cortex-m0plus": {"mtriple": "thumbv6m-none-eabi", "mcpu": "cortex-m0plus",
-                      "mfloat-abi": "soft"},
-    "cortex-m3": {"mtriple": "thumbv7m-none-eabi", "mcpu": "cortex-m3", "mfloat-abi": "soft"},
-    "cortex-m4f": {"mtriple": "thumbv7em-none-eabihf", "mcpu": "cortex-m4",
-                   "mfloat-abi": "hard"},
-    "cortex-m7": {"mtriple": "thumbv7em-none-eabihf", "mcpu": "cortex-m7", "mfloat-abi": "hard"},
-    "cortex-m33": {"mtriple": "thumbv8m.main-none-eabihf", "mcpu": "cortex-m33",
-                   "mfloat-abi": "hard"},
-    "cortex-m55": {"mtriple": "thumbv8.1m.main-none-eabihf", "mcpu": "cortex-m55",
-                   "mfloat-abi": "hard"},
-    # Soft-float ilp32: float arithmetic calls libgcc (__addsf3, ...).
-    "rv32imac": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
-                 "mattr": ["+m", "+a", "+c"], "mabi": "ilp32"},
-    "rv32imc": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
-                "mattr": ["+m", "+c"], "mabi": "ilp32"},
-}
+# Toolchain CPU (toolchains/<cpu>.cmake) -> TVM LLVM target with the same ABI:
+# the compile path's table (tvm_backend/python/ffi_core_tvm/targets.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tvm_backend", "python"))
+from ffi_core_tvm.targets import LLVM_TARGETS  # noqa: E402
 
 RNG = np.random.default_rng(20261122)
 

@@ -22,15 +22,6 @@ using namespace tvm_test;
 
 namespace {
 
-int Call(const char* global, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
-  TVMFFIByteArray name{global, std::strlen(global)};
-  TVMFFIObjectHandle f = nullptr;
-  if (TVMFFIFunctionGetGlobal(&name, &f) != 0 || f == nullptr) return -1;
-  const int rc = TVMFFIFunctionCall(f, args, n, out);
-  TVMFFIObjectDecRef(f);
-  return rc;
-}
-
 TVMFFIAny OpenModule() {
   TVMFFIAny module = None();
 #ifdef RELAX_MODEL_DIR
@@ -38,9 +29,9 @@ TVMFFIAny OpenModule() {
   TVMFFIAny arg = None();
   arg.type_index = kTVMFFIRawStr;
   arg.v_c_str = path;
-  if (Call("ffi.ModuleLoadFromFile", &arg, 1, &module) != 0) module = None();
+  if (CallGlobal("ffi.ModuleLoadFromFile", &arg, 1, &module) != 0) module = None();
 #else
-  if (Call("ffi.SystemLib", nullptr, 0, &module) != 0) module = None();
+  if (CallGlobal("ffi.SystemLib", nullptr, 0, &module) != 0) module = None();
 #endif
   return module;
 }
@@ -131,8 +122,8 @@ int main() {
   args[1].type_index = kTVMFFIRawStr;
   args[1].v_c_str = "main";
   TVMFFIAny fn = None();
-  if (module.type_index != kTVMFFIModule || Call("ffi.ModuleGetFunction", args, 2, &fn) != 0 ||
-      fn.type_index != kTVMFFIFunction) {
+  if (module.type_index != kTVMFFIModule ||
+      CallGlobal("ffi.ModuleGetFunction", args, 2, &fn) != 0 || fn.type_index != kTVMFFIFunction) {
     Taken t = TakeError();
     std::printf("FAIL %s: main not found (%s: %s)\n", RELAX_MODEL_NAME, t.kind, t.message);
     return 1;

@@ -28,6 +28,16 @@ inline TVMFFIAny None() {
   return a;
 }
 
+// Calls the global function `global`; non-zero when it is missing or fails.
+inline int CallGlobal(const char* global, TVMFFIAny* args, int32_t n, TVMFFIAny* out) {
+  TVMFFIByteArray name{global, std::strlen(global)};
+  TVMFFIObjectHandle f = nullptr;
+  if (TVMFFIFunctionGetGlobal(&name, &f) != 0 || f == nullptr) return -1;
+  const int rc = TVMFFIFunctionCall(f, args, n, out);
+  TVMFFIObjectDecRef(f);
+  return rc;
+}
+
 // Drops the reference an Any holds, if any, and empties it.
 inline void Release(TVMFFIAny* a) {
   if (a->type_index >= kTVMFFIStaticObjectBegin) TVMFFIObjectDecRef(a->v_obj);

@@ -247,6 +247,8 @@ TEST_CASE("every C entry point refuses a NULL it needs, naming itself") {
        [](Valid& a) { return TVMFFIEnvModRegisterSystemLibSymbol(nullptr, &a.slot); }},
       {"TVMFFIEnvModRegisterSystemLibSymbol", "symbol",
        [](Valid&) { return TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi_refusals", nullptr); }},
+      {"FFICoreSystemLibAddSlots", "block",
+       [](Valid&) { return FFICoreSystemLibAddSlots(nullptr); }},
       {"TVMFFIEnvModLookupFromImports", "library_ctx",
        [](Valid& a) { return TVMFFIEnvModLookupFromImports(nullptr, "refusals", &a.out); }},
       {"TVMFFIEnvModLookupFromImports", "func_name",

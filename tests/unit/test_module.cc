@@ -1,3 +1,5 @@
+#include <cstdio>
+
 #include "test_support.h"
 
 using namespace ffi_core;
@@ -74,6 +76,74 @@ TEST_CASE("the system library finds registered __tvm_ffi_ symbols by name") {
   CHECK(TVMFFIObjectDecRef(system_lib) == 0);
   CHECK(TVMFFIEnvModRegisterSystemLibSymbol(nullptr, nullptr) != 0);
   CHECK(TakeError().kind == "ValueError");
+}
+
+namespace {
+
+// Names a registration keeps for the rest of the program.
+char g_fill_names[FFI_CORE_SYSTEM_LIB_CAPACITY + 4][24];
+
+bool InSystemLib(const char* name) {
+  Expected<Module> m = Module::SystemLib();
+  if (!m.ok()) return false;
+  Expected<Function> f = m->GetFunction(name, std::strlen(name));
+  return f.ok() && static_cast<bool>(*f);
+}
+
+}  // namespace
+
+TEST_CASE("the system library grows by the slots objects bring, and a full table is refused") {
+  AllocatorScope scope;
+  void* kernel = reinterpret_cast<void*>(&__tvm_ffi_test_scale);
+  // Fill what is left of the static table.
+  int free_slots = 0;
+  int rc = 0;
+  for (; free_slots <= FFI_CORE_SYSTEM_LIB_CAPACITY; ++free_slots) {
+    std::snprintf(g_fill_names[free_slots], sizeof(g_fill_names[0]), "__tvm_ffi_fill_%d",
+                  free_slots);
+    rc = TVMFFIEnvModRegisterSystemLibSymbol(g_fill_names[free_slots], kernel);
+    if (rc != 0) break;
+  }
+  REQUIRE(rc != 0);
+  TakenError full = TakeError();
+  CHECK(full.kind == "MemoryError");
+  CHECK(Contains(full.message, "system library full"));
+  CHECK(Contains(full.message, g_fill_names[free_slots]));
+
+  // Two added slots take the refused symbol and one more; then full again.
+  static FFICoreSystemLibSlot two[2] = {{"__tvm_ffi_stale", kernel}, {nullptr, nullptr}};
+  static FFICoreSystemLibBlock block{two, 2, nullptr};
+  REQUIRE(FFICoreSystemLibAddSlots(&block) == 0);
+  CHECK_FALSE(InSystemLib("__tvm_ffi_stale"));  // added slots start empty
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol(g_fill_names[free_slots], kernel) == 0);
+  std::snprintf(g_fill_names[free_slots + 1], sizeof(g_fill_names[0]), "__tvm_ffi_fill_%d",
+                free_slots + 1);
+  REQUIRE(TVMFFIEnvModRegisterSystemLibSymbol(g_fill_names[free_slots + 1], kernel) == 0);
+  std::snprintf(g_fill_names[free_slots + 2], sizeof(g_fill_names[0]), "__tvm_ffi_fill_%d",
+                free_slots + 2);
+  CHECK(TVMFFIEnvModRegisterSystemLibSymbol(g_fill_names[free_slots + 2], kernel) != 0);
+  full = TakeError();
+  CHECK(full.kind == "MemoryError");
+  CHECK(Contains(full.message, "2 added slots"));
+  // Every symbol is found, in the static table and in the added slots.
+  CHECK(InSystemLib(g_fill_names[0]));
+  CHECK(InSystemLib(g_fill_names[free_slots]));
+  CHECK(InSystemLib(g_fill_names[free_slots + 1]));
+  CHECK_FALSE(InSystemLib(g_fill_names[free_slots + 2]));
+  // Re-registering replaces in place, even when the table is full.
+  CHECK(TVMFFIEnvModRegisterSystemLibSymbol(g_fill_names[free_slots + 1], kernel) == 0);
+
+  // A block is added once.
+  CHECK(FFICoreSystemLibAddSlots(&block) != 0);
+  CHECK(TakeError().message == "FFICoreSystemLibAddSlots: the block was already added");
+  static FFICoreSystemLibBlock no_slots{nullptr, 3, nullptr};
+  CHECK(FFICoreSystemLibAddSlots(&no_slots) != 0);
+  CHECK(TakeError().kind == "ValueError");
+
+  // Room for the tests that run after this one.
+  static FFICoreSystemLibSlot spare[16];
+  static FFICoreSystemLibBlock room{spare, 16, nullptr};
+  REQUIRE(FFICoreSystemLibAddSlots(&room) == 0);
 }
 
 namespace {

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "global_lock_guard.h"
+#include "support/global_lock_guard.h"
 
 #ifndef FFI_CORE_TVM_WORKSPACE_BYTES
 #define FFI_CORE_TVM_WORKSPACE_BYTES 0

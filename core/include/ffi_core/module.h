@@ -17,6 +17,7 @@
 #include <ffi_core/function.h>
 #include <ffi_core/object_ptr.h>
 #include <ffi_core/object_ref.h>
+#include <ffi_core/system_lib.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -92,6 +93,9 @@ class Module : public ObjectRef<ModuleObj> {
 // Registration runs from static constructors, before main can look at the
 // error slot, so a failure is also passed to the port's log.
 Status RegisterSystemLibSymbol(const char* name, void* symbol);
+
+// More slots for the system library's table (ffi_core/system_lib.h).
+Status AddSystemLibSlots(FFICoreSystemLibBlock* block);
 
 // A value written into the variable `name` of every library loaded from now
 // on. `name` must outlive the program; re-registering replaces the value.

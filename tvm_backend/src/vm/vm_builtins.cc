@@ -11,7 +11,7 @@
 
 #include <cstring>
 
-#include "builtin_globals.h"
+#include "function/builtin_globals.h"
 #include "vm_objects.h"
 
 namespace ffi_core {

@@ -12,7 +12,7 @@
 
 #include <cstring>
 
-#include "global_lock_guard.h"
+#include "support/global_lock_guard.h"
 #include "vm_objects.h"
 
 #ifndef FFI_CORE_TVM_CONSTANT_ALIGNMENT

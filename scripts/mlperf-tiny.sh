@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# MLPerf Tiny on the boards: builds tests/tvm's mlperf_<model> firmware (the
+# compile path's objects, scripts/tvm-compile.py) for each board at -Os with
+# checking mode off, runs it in QEMU with -icount shift=0, and prints one
+# table: flash by owner, RAM (the activations the compile path plans; what
+# the runtime takes beside them), instructions per inference and the
+# runtime's share of them, beside each model's activation bound and
+# microTVM's published latency on the STM32 L4R5ZI times its 120 MHz.
+# Needs the four .tflite files (scripts/fetch-mlperf-tiny.sh).
+# Usage: scripts/mlperf-tiny.sh [board...]   (default: every board but the micro:bit)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh >/dev/null
+. scripts/board-lib.sh
+BOARDS=("$@")
+[ ${#BOARDS[@]} -gt 0 ] || BOARDS=(mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+MODELS=(kws vww resnet8 ad)
+runs=()
+for board in "${BOARDS[@]}"; do
+  dir="build/mlperf-${board}"
+  for m in "${MODELS[@]}"; do
+    build_board_app "$board" "mlperf_$m" "$dir" -DFFI_CORE_CHECK_PADDING=OFF
+    elf="$dir/tests/tvm/mlperf_$m.elf"
+    if [ ! -f "$elf" ]; then
+      echo "mlperf-tiny: no $elf: are the model files there? (scripts/fetch-mlperf-tiny.sh)" >&2
+      exit 1
+    fi
+    FFI_CORE_QEMU_ICOUNT=1 boards/qemu-run.sh "$(qemu_machine "$board")" "$elf" >"$dir/mlperf_$m.txt"
+    runs+=("$board:$m:$dir")
+  done
+done
+python3 scripts/mlperf-tiny-table.py "${runs[@]}"

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Compiles an int8 TFLite model for a board's CPU as ffi-core's system library.
+
+Usage: scripts/tvm-compile.py MODEL.tflite --cpu CPU --out DIR [--name NAME]
+
+Writes DIR/<name>_lib0.o and DIR/<name>_bin.o (link both into the firmware;
+the model is the system library's function "main") and DIR/model.json (the
+inputs' and outputs' shapes, dtypes and quantization, and the RAM the model's
+activations need, "ram_bytes"). CPU is a toolchain file's name, or "host".
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tvm_backend",
+                                "python"))
+
+from ffi_core_tvm.compile import compile_relax  # noqa: E402
+from ffi_core_tvm.targets import CPUS  # noqa: E402
+from ffi_core_tvm.tflite_import import UnsupportedModel, from_tflite  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("model", help="an int8 .tflite file")
+    ap.add_argument("--cpu", required=True, choices=CPUS)
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--name", help="object name prefix (default: the file's stem)")
+    opts = ap.parse_args()
+    name = opts.name or os.path.splitext(os.path.basename(opts.model))[0]
+    try:
+        with open(opts.model, "rb") as f:
+            buf = f.read()
+        mod, inputs, outputs = from_tflite(buf)
+    except (OSError, UnsupportedModel) as e:
+        sys.exit(f"tvm-compile: {opts.model}: {e}")
+    info = compile_relax(mod, opts.cpu, opts.out, name, inputs, outputs)
+    print(f"{name} for {opts.cpu}: {', '.join(info['objects'])} in {opts.out}; "
+          f"activations {info['ram_bytes']} B, constants {info['constant_bytes']} B")
+
+
+if __name__ == "__main__":
+    main()

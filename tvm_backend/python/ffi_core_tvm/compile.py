@@ -1,0 +1,214 @@
+"""Compiles a Relax module for a microcontroller as a system library.
+
+compile_relax() is the compile path that scripts/tvm-compile.py wraps: TVM
+builds the module in compiled VM mode with kernels that do not check their
+arguments again (the entry function checks the model's inputs), and the
+executable (TVM's __tvm_ffi__library_bin) is placed so that its tensor
+constant starts on a 64-byte boundary: ffi-core's loader then uses it in
+place in flash and copies nothing to RAM.
+"""
+import json
+import os
+import struct
+import subprocess
+import tarfile
+import tempfile
+
+import tvm
+from tvm import relax
+
+from .targets import c_compiler, llvm_target
+
+# What the loader needs to use a constant in place
+# (FFI_CORE_TVM_CONSTANT_ALIGNMENT, tvm_backend/src/vm/vm_executable.cc).
+CONSTANT_ALIGNMENT = 64
+_TENSOR_MAGIC = struct.pack("<Q", 0xDD5E40F096B4A13F)
+_LIBRARY_BIN = b"__tvm_ffi__library_bin"
+_CORE_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "core",
+                             "include")
+
+
+def pass_context():
+    """How the compile path builds: kernels do not check their arguments
+    again (the entry function checks the model's inputs)."""
+    return tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True})
+
+
+def planned_storage_bytes(mod):
+    """The bytes main allocates once Relax has planned its memory: the
+    planned storage its intermediates share, and its outputs."""
+    seq = tvm.transform.Sequential([
+        relax.transform.LegalizeOps(), relax.transform.RewriteDataflowReshape(),
+        relax.transform.ToNonDataflow(), relax.transform.RemovePurityChecking(),
+        relax.transform.CallTIRRewrite(), relax.transform.StaticPlanBlockMemory()])
+    planned = seq(mod)
+    total = 0
+    storage = tvm.ir.Op.get("relax.memory.alloc_storage")
+    tensor = tvm.ir.Op.get("relax.builtin.alloc_tensor")
+
+    def visit(expr):
+        nonlocal total
+        if isinstance(expr, relax.Call) and expr.op.same_as(storage):
+            total += int(expr.args[0].values[0])
+        elif isinstance(expr, relax.Call) and expr.op.same_as(tensor):
+            n = expr.args[1].value.bits // 8 if hasattr(expr.args[1], "value") else 1
+            for d in expr.args[0].values:
+                n *= int(d)
+            total += n
+
+    relax.analysis.post_order_visit(planned["main"], visit)
+    return total
+
+
+def _elf_symbols(path):
+    """{name: bytes} of an object file's defined symbols, from its ELF tables
+    (a symbol's bytes are those from its start to the end of its section)."""
+    data = open(path, "rb").read()
+    if data[:4] != b"\x7fELF" or data[5] != 1:
+        raise ValueError(f"{path} is not a little-endian ELF object")
+    is64 = data[4] == 2
+    if is64:
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    else:
+        shoff, = struct.unpack_from("<I", data, 0x20)
+        shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
+
+    def section(i):
+        fmt = "<IIQQQQIIQQ" if is64 else "<IIIIIIIIII"
+        f = struct.unpack_from(fmt, data, shoff + i * shentsize)
+        return {"type": f[1], "offset": f[4], "size": f[5], "link": f[6], "entsize": f[9]}
+
+    sections = [section(i) for i in range(shnum)]
+    symbols = {}
+    for s in sections:
+        if s["type"] != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[s["link"]]
+        for k in range(s["size"] // s["entsize"]):
+            at = s["offset"] + k * s["entsize"]
+            if is64:
+                st_name, _, _, shndx, value, _ = struct.unpack_from("<IBBHQQ", data, at)
+            else:
+                st_name, value, _, _, _, shndx = struct.unpack_from("<IIIBBH", data, at)
+            if shndx == 0 or shndx >= len(sections):  # undefined, absolute, common
+                continue
+            start = strtab["offset"] + st_name
+            sec = sections[shndx]
+            base = sec["offset"] + value
+            symbols[data[start:data.index(b"\0", start)]] = data[base:sec["offset"] + sec["size"]]
+    return symbols
+
+
+def _library_bin(path):
+    """The serialized executable TVM's devc.o holds: its size word and bytes."""
+    held = _elf_symbols(path).get(_LIBRARY_BIN)
+    if held is None:
+        raise ValueError(f"{path} has no symbol {_LIBRARY_BIN.decode()}")
+    n, = struct.unpack_from("<Q", held, 0)
+    return held[:8 + n]
+
+
+def _tensor_constants(blob):
+    """(data offset, nbytes) of each tensor constant in a serialized executable."""
+    found = []
+    at = blob.find(_TENSOR_MAGIC)
+    while at >= 0:
+        ndim, = struct.unpack_from("<i", blob, at + 24)
+        if 0 <= ndim <= 8:
+            shape_at = at + 32
+            nbytes_at = shape_at + 8 * ndim
+            nbytes, = struct.unpack_from("<q", blob, nbytes_at)
+            dims = struct.unpack_from(f"<{ndim}q", blob, shape_at)
+            lanes_bits = blob[at + 29] * struct.unpack_from("<H", blob, at + 30)[0]
+            numel = 1
+            for d in dims:
+                numel *= d
+            if nbytes == numel * ((lanes_bits + 7) // 8) and nbytes_at + 8 + nbytes <= len(blob):
+                found.append((nbytes_at + 8, nbytes))
+        at = blob.find(_TENSOR_MAGIC, at + 1)
+    return found
+
+
+def _write_library_bin(blob, symbols, cpu, out_path, tmp):
+    """An object that registers the executable with its largest tensor
+    constant on a CONSTANT_ALIGNMENT boundary (the data TVM's devc.o holds,
+    placed for in-place use), and brings the system library the slots for
+    the model's `symbols` registrations (ffi_core/system_lib.h)."""
+    constants = _tensor_constants(blob)
+    offset = max(constants, key=lambda c: c[1])[0] if constants else 0
+    pad = -offset % CONSTANT_ALIGNMENT
+    bin_path = os.path.join(tmp, "library_bin.bin")
+    with open(bin_path, "wb") as f:
+        f.write(blob)
+    src = os.path.join(tmp, "library_bin.c")
+    with open(src, "w") as f:
+        f.write(f"""/* Generated by ffi_core_tvm.compile: TVM's executable, placed so that its
+ * largest tensor constant starts {CONSTANT_ALIGNMENT}-byte aligned, and the
+ * system library slots for the model's {symbols} symbols. */
+#include <ffi_core/system_lib.h>
+
+static FFICoreSystemLibSlot slots[{symbols}];
+static FFICoreSystemLibBlock block = {{slots, {symbols}, 0}};
+__attribute__((constructor(101))) static void ffi_core_add_model_slots(void) {{
+  FFICoreSystemLibAddSlots(&block);
+}}
+
+__asm__(".section .rodata.ffi_core_library_bin,\\"a\\"\\n"
+        ".balign {CONSTANT_ALIGNMENT}\\n"
+        ".space {pad}\\n"
+        "ffi_core_library_bin:\\n"
+        ".incbin \\"{bin_path}\\"\\n"
+        ".previous\\n");
+extern const char ffi_core_library_bin[];
+int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);
+__attribute__((constructor)) static void ffi_core_register_library_bin(void) {{
+  TVMFFIEnvModRegisterSystemLibSymbol("__tvm_ffi__library_bin", (void*)ffi_core_library_bin);
+}}
+""")
+    subprocess.run(c_compiler(cpu) + ["-Os", "-I", _CORE_INCLUDE, "-c", src, "-o", out_path],
+                   check=True)
+    return [{"offset": o + pad, "bytes": n} for o, n in constants]
+
+
+def _spec(t):
+    return {"name": t.name, "shape": list(t.shape), "dtype": t.dtype,
+            "scale": float(t.scale[0]) if t.scale is not None else None,
+            "zero_point": int(t.zero_point[0]) if t.zero_point is not None else None}
+
+
+def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
+    """Builds `mod` for `cpu` (a toolchain file's name, or "host") into
+    out_dir: <name>_lib0.o (kernels and entry), <name>_bin.o (the executable)
+    and model.json. inputs/outputs describe the tensors (name, shape, dtype,
+    scale, zero_point) for model.json. Returns model.json's dict."""
+    os.makedirs(out_dir, exist_ok=True)
+    target = llvm_target(cpu)
+    with pass_context():
+        ex = relax.build(mod, target, exec_mode="compiled", system_lib=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        tar_path = os.path.join(tmp, "model.tar")
+        ex.export_library(tar_path)
+        with tarfile.open(tar_path) as tar:
+            tar.extractall(tmp)
+        lib0 = os.path.join(out_dir, f"{name}_lib0.o")
+        os.replace(os.path.join(tmp, "lib0.o"), lib0)
+        blob = _library_bin(os.path.join(tmp, "devc.o"))
+        # What the model registers: lib0's __tvm_ffi_* symbols and the executable.
+        symbols = 1 + sum(1 for s in _elf_symbols(lib0) if s.startswith(b"__tvm_ffi_"))
+        constants = _write_library_bin(blob, symbols, cpu,
+                                       os.path.join(out_dir, f"{name}_bin.o"), tmp)
+    kernels = sorted(gv.name_hint for gv, f in mod.functions.items()
+                     if isinstance(f, tvm.tirx.PrimFunc))
+    info = {
+        "model": name, "cpu": cpu, "objects": [f"{name}_lib0.o", f"{name}_bin.o"],
+        "inputs": [_spec(t) for t in inputs], "outputs": [_spec(t) for t in outputs],
+        "ram_bytes": planned_storage_bytes(mod),
+        "constant_bytes": sum(c["bytes"] for c in constants),
+        "executable_bytes": len(blob),
+        "system_lib_symbols": symbols,
+        "kernels": kernels,
+    }
+    with open(os.path.join(out_dir, "model.json"), "w") as f:
+        json.dump(info, f, indent=1)
+    return info

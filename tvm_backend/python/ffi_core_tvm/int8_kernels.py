@@ -1,0 +1,212 @@
+"""Integer kernels of TFLite's int8 operators, as scheduled TIR PrimFuncs.
+
+Layouts are TFLite's: activations NHWC, conv weights OHWI, depthwise weights
+1HW(C*multiplier), fully connected weights OI. Each convolution reads its
+input through a bounds test (a padded position reads the input's zero
+point), so no padded copy is made; the zero point's share, in_zp * sum(w),
+is folded into the bias at compile time (tflite_import.py), and accumulates into one int32 per output that the schedule
+keeps beside the requantization, so no int32 tensor is stored. Per-channel
+requantization comes as an int32 table q[C, 3]: bias, mantissa, right shift
+(fixed_point.py).
+
+A model's constants are one int8 tensor (weight_blob.py), so that a firmware
+can place it aligned in flash and use it in place; a kernel reads its
+weights and table at offsets fixed at compile time (a Slice).
+"""
+from tvm import s_tir, te
+from tvm import tirx as tir
+
+from .fixed_point import multiply_by_quantized_multiplier
+
+
+class Slice:
+    """Where one operator's constants sit in the model's weight blob."""
+
+    def __init__(self, blob_size, weights_offset, table_offset):
+        self.blob = te.placeholder((blob_size,), "int8", "weights")
+        self.weights_offset = weights_offset
+        self.table_offset = table_offset
+
+    def weights(self, shape):
+        """w[i0, i1, ...], row-major int8 at weights_offset."""
+        def read(*idx):
+            flat = idx[0]
+            for i, n in zip(idx[1:], shape[1:]):
+                flat = flat * n + i
+            return self.blob[self.weights_offset + flat]
+        return read
+
+    def table(self, c, k):
+        """q[c, k] of the int32 table (little-endian, 4-byte aligned)."""
+        at = self.table_offset + (c * 3 + k) * 4
+        b = [self.blob[at + i] for i in range(4)]
+        low = [v.astype("uint8").astype("int32") for v in b[:3]]
+        return low[0] | (low[1] << 8) | (low[2] << 16) | (b[3].astype("int32") << 24)
+
+
+def _clamp_int8(v, lo, hi):
+    return tir.max(tir.min(v, tir.const(hi, "int32")), tir.const(lo, "int32")).astype("int8")
+
+
+def _requantize(acc, s, c, out_zp, act):
+    scaled = multiply_by_quantized_multiplier(acc + s.table(c, 0), s.table(c, 1), s.table(c, 2))
+    return _clamp_int8(scaled + tir.const(out_zp, "int32"), *act)
+
+
+def _accumulate_in_place(func, acc_name, out_name, unroll=8):
+    """Computes each output's accumulator inside the loop that writes it,
+    its innermost reduction unrolled by `unroll` where the extent allows."""
+    sch = s_tir.Schedule(func)
+    acc = sch.get_sblock(acc_name)
+    sch.compute_at(acc, sch.get_loops(sch.get_sblock(out_name))[-1])
+    inner = sch.get_loops(acc)[-1]
+    extent = int(sch.get(inner).extent)
+    if unroll > 1 and extent % unroll == 0 and extent > unroll:
+        _, lanes = sch.split(inner, [None, unroll])
+        sch.unroll(lanes)
+    return sch.mod["main"]
+
+
+def _prim_func(tensors):
+    return te.create_prim_func(tensors).with_attr("tir.noalias", True)
+
+
+def _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act):
+    """A convolution's kernel: acc_f's sums per output, requantized per channel."""
+    acc = te.compute(out_shape, acc_f, name="acc")
+    y = te.compute(out_shape, lambda n, oh, ow, c: _requantize(acc[n, oh, ow, c], s, c, out_zp,
+                                                              act), name="y")
+    return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
+
+
+def _padded_read(x, n, oh, ow, kh, kw, channel, stride, dilation, pad, in_zp):
+    """The input under a kernel tap as int32; the zero point where it falls in the padding."""
+    _, h, w, _ = x.shape
+    ih = oh * stride[0] + kh * dilation[0] - pad[0]
+    iw = ow * stride[1] + kw * dilation[1] - pad[1]
+    inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w)
+    return tir.if_then_else(inside, x[n, ih, iw, channel].astype("int32"), in_zp)
+
+
+def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
+    """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w))."""
+    _, kh_n, kw_n, ci_n = w_shape
+    x = te.placeholder(in_shape, "int8", "x")
+    w = s.weights(w_shape)
+    kh = te.reduce_axis((0, kh_n), "kh")
+    kw = te.reduce_axis((0, kw_n), "kw")
+    ci = te.reduce_axis((0, ci_n), "ci")
+
+    def acc_f(n, oh, ow, c):
+        xv = _padded_read(x, n, oh, ow, kh, kw, ci, stride, dilation, pad, in_zp)
+        return te.sum(xv * w(c, kh, kw, ci).astype("int32"), axis=[kh, kw, ci])
+
+    return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
+
+
+def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
+    """DEPTHWISE_CONV_2D: output channel c reads input channel c // multiplier."""
+    ci_n = in_shape[3]
+    _, kh_n, kw_n, co = w_shape
+    multiplier = co // ci_n
+    x = te.placeholder(in_shape, "int8", "x")
+    w = s.weights(w_shape)
+    kh = te.reduce_axis((0, kh_n), "kh")
+    kw = te.reduce_axis((0, kw_n), "kw")
+
+    def acc_f(n, oh, ow, c):
+        xv = _padded_read(x, n, oh, ow, kh, kw, c // multiplier, stride, dilation, pad, in_zp)
+        return te.sum(xv * w(0, kh, kw, c).astype("int32"), axis=[kh, kw])
+
+    return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
+
+
+def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act):
+    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i])."""
+    x = te.placeholder((batch, in_features), "int8", "x")
+    w = s.weights((out_features, in_features))
+    i = te.reduce_axis((0, in_features), "i")
+    acc = te.compute((batch, out_features), lambda b, o: te.sum(
+        x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i), name="acc")
+    y = te.compute((batch, out_features),
+                   lambda b, o: _requantize(acc[b, o], s, o, out_zp, act), name="y")
+    return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
+
+
+def average_pool2d(in_shape, out_shape, window, stride, pad, act):
+    """AVERAGE_POOL_2D over the window's positions inside the input, rounded
+    half away from zero as TFLite does (input and output share quantization)."""
+    _, h, w_, _ = in_shape
+    x = te.placeholder(in_shape, "int8", "x")
+    rh = te.reduce_axis((0, window[0]), "rh")
+    rw = te.reduce_axis((0, window[1]), "rw")
+
+    def sum_f(n, oh, ow, c):
+        ih = oh * stride[0] + rh - pad[0]
+        iw = ow * stride[1] + rw - pad[1]
+        inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w_)
+        return te.sum(tir.if_then_else(inside, x[n, ih, iw, c].astype("int32"), 0), axis=[rh, rw])
+
+    total = te.compute(out_shape, sum_f, name="total")
+
+    def count(o, s, k, p, size):
+        start = o * s - p
+        return tir.min(start + k, size) - tir.max(start, 0)
+
+    def avg_f(n, oh, ow, c):
+        cnt = count(oh, stride[0], window[0], pad[0], h) * count(ow, stride[1], window[1], pad[1], w_)
+        t = total[n, oh, ow, c]
+        half = tir.truncdiv(cnt, 2)
+        rounded = tir.Select(t > 0, tir.truncdiv(t + half, cnt), tir.truncdiv(t - half, cnt))
+        return _clamp_int8(rounded, *act)
+
+    y = te.compute(out_shape, avg_f, name="y")
+    return _accumulate_in_place(_prim_func([x, y]), "total", "y")
+
+
+def _scale(x, multiplier):
+    mantissa, right_shift = multiplier
+    return multiply_by_quantized_multiplier(x, tir.const(mantissa, "int32"),
+                                            tir.const(right_shift, "int32"))
+
+
+def add(shape, zp1, zp2, out_zp, m1, m2, mo, act, left_shift=20):
+    """ADD of two int8 tensors of one shape: both rescaled to a common scale
+    with 20 bits of headroom, summed, then rescaled to the output's (m1, m2,
+    mo: (mantissa, right shift) pairs)."""
+    a = te.placeholder(shape, "int8", "a")
+    b = te.placeholder(shape, "int8", "b")
+
+    def scaled(v, zp, m):
+        shifted = (v.astype("int32") - zp) << left_shift
+        return _scale(shifted, m)
+
+    def add_f(*idx):
+        s = scaled(a[idx], zp1, m1) + scaled(b[idx], zp2, m2)
+        out = _scale(s, mo)
+        return _clamp_int8(out + out_zp, *act)
+
+    y = te.compute(shape, add_f, name="y")
+    return _prim_func([a, b, y])
+
+
+def softmax(batch, n, in_scale, beta, out_scale, out_zp):
+    """SOFTMAX of int8 logits to int8 probabilities, in float32 over the last
+    axis (a handful of values per inference)."""
+    x = te.placeholder((batch, n), "int8", "x")
+    k = te.reduce_axis((0, n), "k")
+    top = te.compute((batch,), lambda b: te.max(x[b, k].astype("int32"), axis=k), name="top")
+    scale = float(in_scale * beta)
+    e = te.compute((batch, n), lambda b, i: tir.exp(
+        (x[b, i].astype("int32") - top[b]).astype("float32") * tir.const(scale, "float32")),
+        name="e")
+    j = te.reduce_axis((0, n), "j")
+    total = te.compute((batch,), lambda b: te.sum(e[b, j], axis=j), name="total")
+    inv_out = tir.const(1.0 / out_scale, "float32")
+
+    def y_f(b, i):
+        v = tir.round(e[b, i] / total[b] * inv_out).astype("int32") + out_zp
+        return _clamp_int8(v, -128, 127)
+
+    y = te.compute((batch, n), y_f, name="y")
+    return _prim_func([x, y])

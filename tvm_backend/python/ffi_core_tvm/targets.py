@@ -1,0 +1,47 @@
+"""The TVM target and the C compiler of each CPU a toolchain file names."""
+import os
+import re
+
+LLVM_TARGETS = {
+    "cortex-m0plus": {"mtriple": "thumbv6m-none-eabi", "mcpu": "cortex-m0plus",
+                      "mfloat-abi": "soft"},
+    "cortex-m3": {"mtriple": "thumbv7m-none-eabi", "mcpu": "cortex-m3", "mfloat-abi": "soft"},
+    "cortex-m4f": {"mtriple": "thumbv7em-none-eabihf", "mcpu": "cortex-m4",
+                   "mfloat-abi": "hard"},
+    "cortex-m7": {"mtriple": "thumbv7em-none-eabihf", "mcpu": "cortex-m7", "mfloat-abi": "hard"},
+    "cortex-m33": {"mtriple": "thumbv8m.main-none-eabihf", "mcpu": "cortex-m33",
+                   "mfloat-abi": "hard"},
+    "cortex-m55": {"mtriple": "thumbv8.1m.main-none-eabihf", "mcpu": "cortex-m55",
+                   "mfloat-abi": "hard"},
+    # Soft-float ilp32: float arithmetic calls libgcc (__addsf3, ...).
+    "rv32imac": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
+                 "mattr": ["+m", "+a", "+c"], "mabi": "ilp32"},
+    "rv32imc": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
+                "mattr": ["+m", "+c"], "mabi": "ilp32"},
+}
+CPUS = sorted(LLVM_TARGETS) + ["host"]
+_TOOLCHAINS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "toolchains")
+
+
+def llvm_target(cpu):
+    import tvm
+    if cpu == "host":
+        return tvm.target.Target({"kind": "llvm"})
+    if cpu not in LLVM_TARGETS:
+        raise ValueError(f"unknown cpu '{cpu}': one of {', '.join(CPUS)}")
+    return tvm.target.Target(dict(kind="llvm", **LLVM_TARGETS[cpu]))
+
+
+def c_compiler(cpu):
+    """The command that compiles a C file for the CPU: the toolchain file's flags."""
+    if cpu == "host":
+        return [os.environ.get("CC", "cc"), "-fPIC"]
+    path = os.path.join(_TOOLCHAINS, cpu + ".cmake")
+    with open(path) as f:
+        m = re.search(r'FFI_CORE_TOOLCHAIN_CPU_FLAGS\s+"([^"]*)"', f.read())
+    if m is None:
+        raise ValueError(f"{path} sets no FFI_CORE_TOOLCHAIN_CPU_FLAGS")
+    if cpu.startswith("rv32"):
+        # picolibc's headers; its specs file is harmless for C.
+        return ["riscv64-unknown-elf-gcc", "-specs=picolibc.specs"] + m.group(1).split()
+    return ["arm-none-eabi-gcc", "-mthumb"] + m.group(1).split()
