@@ -10,6 +10,19 @@ qemu_machine() {
   sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' "boards/$1/board.cmake"
 }
 
+# board_qemu_run BOARD ELF [args...]: runs ELF in QEMU as BOARD's tests do,
+# with its -cpu where it names one (the RISC-V boards turn extensions off).
+board_qemu_run() {
+  local board="$1" cpu
+  shift
+  cpu="$(sed -n 's/^set(FFI_CORE_QEMU_CPU "\([^"]*\)").*$/\1/p' "boards/${board}/board.cmake")"
+  if [ -n "$cpu" ]; then
+    boards/qemu-run.sh --cpu "$cpu" "$(qemu_machine "$board")" "$@"
+  else
+    boards/qemu-run.sh "$(qemu_machine "$board")" "$@"
+  fi
+}
+
 # build_board_app BOARD TARGET BUILD_DIR [cmake args...]: configures BUILD_DIR
 # for BOARD at -Os with its default port and builds TARGET.
 build_board_app() {
