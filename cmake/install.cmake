@@ -29,7 +29,7 @@ if(FFI_CORE_BOARD)
   set_target_properties(ffi_core_board PROPERTIES EXPORT_NAME board)
   list(APPEND _targets ffi_core_board)
   get_filename_component(_board_ld_dir "${FFI_CORE_BOARD_LINKER_SCRIPT}" DIRECTORY)
-  install(FILES "${FFI_CORE_BOARD_LINKER_SCRIPT}" "${FFI_CORE_BOARDS_DIR}/common/ffi_core_sections.ld"
+  install(FILES "${FFI_CORE_BOARD_LINKER_SCRIPT}" "${FFI_CORE_BOARDS_DIR}/${FFI_CORE_BOARD_COMMON}/ffi_core_sections.ld"
           DESTINATION "${_share}/board")
   install(PROGRAMS "${FFI_CORE_QEMU_RUN}" DESTINATION "${_share}/board")
   install(DIRECTORY toolchains/ DESTINATION "${_share}/toolchains")

@@ -3,18 +3,19 @@
 # off) and runs it in QEMU with -icount shift=0, printing instructions per
 # operation, each board's run and then one table of them all. Deterministic:
 # the same binary prints the same figures.
-# Usage: scripts/bench.sh [board...]   (default: microbit mps2-an385 mps2-an386)
+# Usage: scripts/bench.sh [board...]
+#   (default: microbit mps2-an385 mps2-an386 riscv32-virt-imc riscv32-virt)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 . scripts/board-lib.sh
 BOARDS=("$@")
-[ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385 mps2-an386)
+[ ${#BOARDS[@]} -gt 0 ] || BOARDS=(microbit mps2-an385 mps2-an386 riscv32-virt-imc riscv32-virt)
 runs=()
 for board in "${BOARDS[@]}"; do
   dir="build/bench-${board}"
   build_board_app "$board" ffi_core_bench "$dir" -DFFI_CORE_CHECK_PADDING=OFF -DFFI_CORE_BUILD_TESTS=OFF
-  FFI_CORE_QEMU_ICOUNT=1 boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/bench/ffi_core_bench.elf" \
+  FFI_CORE_QEMU_ICOUNT=1 board_qemu_run "$board" "$dir/apps/bench/ffi_core_bench.elf" \
     | tee "$dir/bench.txt"
   runs+=("$board=$dir/bench.txt")
 done

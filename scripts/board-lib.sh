@@ -2,11 +2,25 @@
 # running it in QEMU.
 
 # Every board, in the order the reports list them.
-ALL_BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+ALL_BOARDS=(microbit mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547
+            riscv32-virt-imc riscv32-virt)
 
 # The QEMU machine of a board, from its board.cmake.
 qemu_machine() {
   sed -n 's/^set(FFI_CORE_QEMU_MACHINE \(.*\))$/\1/p' "boards/$1/board.cmake"
+}
+
+# board_qemu_run BOARD ELF [args...]: runs ELF in QEMU as BOARD's tests do,
+# with its -cpu where it names one (the RISC-V boards turn extensions off).
+board_qemu_run() {
+  local board="$1" cpu
+  shift
+  cpu="$(sed -n 's/^set(FFI_CORE_QEMU_CPU "\([^"]*\)").*$/\1/p' "boards/${board}/board.cmake")"
+  if [ -n "$cpu" ]; then
+    boards/qemu-run.sh --cpu "$cpu" "$(qemu_machine "$board")" "$@"
+  else
+    boards/qemu-run.sh "$(qemu_machine "$board")" "$@"
+  fi
 }
 
 # build_board_app BOARD TARGET BUILD_DIR [cmake args...]: configures BUILD_DIR

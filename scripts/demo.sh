@@ -8,6 +8,5 @@ board="${1:-mps2-an386}"
 scripts/setup.sh
 . scripts/board-lib.sh
 build_board_app "$board" ffi_core_demo "build/${board}"
-machine="$(qemu_machine "$board")"
-echo "running build/${board}/apps/demo/ffi_core_demo.elf on qemu-system-arm -machine ${machine}"
-exec boards/qemu-run.sh "$machine" "build/${board}/apps/demo/ffi_core_demo.elf"
+echo "running build/${board}/apps/demo/ffi_core_demo.elf on QEMU -machine $(qemu_machine "$board")"
+board_qemu_run "$board" "build/${board}/apps/demo/ffi_core_demo.elf"

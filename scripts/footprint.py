@@ -16,9 +16,12 @@ Usage: footprint.py [--tvm] [--empty <empty.map>] <board> <file.map>
 import re
 import sys
 
-FLASH = (".text", ".rodata", ".ARM.exidx", ".ARM.extab", ".init", ".fini", ".vectors", ".isr_vector")
-RAM = (".bss", ".data", "COMMON", ".noinit")
-# .data is in RAM and its initial image also in flash.
+FLASH = (".text", ".rodata", ".srodata", ".ARM.exidx", ".ARM.extab", ".init", ".fini", ".vectors",
+         ".isr_vector")
+RAM = (".bss", ".sbss", ".tbss", ".data", ".sdata", ".tdata", "COMMON", ".noinit")
+# .data is in RAM and its initial image also in flash (RISC-V: also the small
+# data .sdata and the thread-local .tdata).
+DATA = (".data", ".sdata", ".tdata")
 
 # An output section's header, at column 0: its whole size, alignment fill
 # included.
@@ -64,7 +67,7 @@ def sizes(map_path):
         out = OUTPUT.match(raw)
         if out:
             name, addr, size = out.group(1), int(out.group(2), 16), int(out.group(3), 16)
-            if name.startswith(FLASH) or name.startswith(".data"):
+            if name.startswith(FLASH) or name.startswith(DATA):
                 whole[0] += size
             if name.startswith(RAM):
                 whole[1] += size
@@ -89,7 +92,7 @@ def sizes(map_path):
         who = owner(path)
         if section.startswith(FLASH):
             flash[who] = flash.get(who, 0) + size
-        elif section.startswith(".data"):
+        elif section.startswith(DATA):
             flash[who] = flash.get(who, 0) + size
             ram[who] = ram.get(who, 0) + size
         elif section.startswith(RAM):

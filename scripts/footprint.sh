@@ -29,7 +29,7 @@ for board in "${BOARDS[@]}"; do
     -DFFI_CORE_TYPE_MAX_DEPTH=2 -DFFI_CORE_TYPE_FIELD_CAPACITY=4 -DFFI_CORE_TYPE_METHOD_CAPACITY=4 \
     -DFFI_CORE_TYPE_TEXT_CAPACITY=128 -DFFI_CORE_TYPE_ATTR_COLUMN_CAPACITY=2 \
     -DFFI_CORE_TYPE_ATTR_CELL_CAPACITY=8 -DFFI_CORE_STREAM_TABLE_CAPACITY=1
-  if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
+  if ! board_qemu_run "$board" "$dir/apps/footprint/ffi_core_footprint.elf" >/dev/null; then
     echo "footprint firmware failed on $board" >&2
     exit 1
   fi
@@ -39,7 +39,7 @@ for board in "${BOARDS[@]}"; do
   # The same with one registered type (field, method, attribute): the
   # difference in the ffi-core columns is the type registry's cost.
   cmake --build "$dir" --target ffi_core_footprint_types -j"$(nproc)" >/dev/null
-  if ! boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/apps/footprint/ffi_core_footprint_types.elf" >/dev/null; then
+  if ! board_qemu_run "$board" "$dir/apps/footprint/ffi_core_footprint_types.elf" >/dev/null; then
     echo "footprint firmware with types failed on $board" >&2
     exit 1
   fi

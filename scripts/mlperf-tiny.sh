@@ -25,7 +25,7 @@ for board in "${BOARDS[@]}"; do
       echo "mlperf-tiny: no $elf: are the model files there? (scripts/fetch-mlperf-tiny.sh)" >&2
       exit 1
     fi
-    FFI_CORE_QEMU_ICOUNT=1 boards/qemu-run.sh "$(qemu_machine "$board")" "$elf" >"$dir/mlperf_$m.txt"
+    FFI_CORE_QEMU_ICOUNT=1 board_qemu_run "$board" "$elf" >"$dir/mlperf_$m.txt"
     runs+=("$board:$m:$dir")
   done
 done

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what ffi-core needs on a fresh Debian machine: compilers (clang
-# and its runtime with libFuzzer for the fuzzers), the Arm cross toolchain,
-# QEMU, doctest, and a Python venv (.venv) with the
-# apache-tvm-ffi wheel (DLPack 1.x headers, upstream's headers for the
+# and its runtime with libFuzzer for the fuzzers), the Arm and RISC-V cross
+# toolchains (RISC-V: GCC with rv32 multilibs, picolibc, and the Linux cross
+# package's C++ headers, used freestanding), QEMU for both, doctest, and a
+# Python venv (.venv) with the apache-tvm-ffi wheel (DLPack 1.x headers, upstream's headers for the
 # layout test, and upstream's runtime for cross-loading tests) and Apache TVM.
 # Idempotent: skips what is already there.
 set -euo pipefail
@@ -10,7 +11,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(cmake g++ make git clang-format clang libclang-rt-dev doctest-dev python3-venv
               gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
-              qemu-system-arm)
+              qemu-system-arm gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+              libstdc++-12-dev-riscv64-cross qemu-system-misc)
 TVM_FFI_VERSION="0.1.15.post2"
 # Apache TVM compiles the example models the TVM tests run (tests/tvm).
 TVM_VERSION="0.27.0.post1"

@@ -15,7 +15,7 @@ else
   echo "note: nvcc not found, skipping the host-cuda preset"
 fi
 # Boards join once their presets exist (see CMakePresets.json).
-for p in $(cmake --list-presets 2>/dev/null | sed -n 's/^  "\(mps[^"]*\|microbit[^"]*\)".*/\1/p'); do
+for p in $(cmake --list-presets 2>/dev/null | sed -n 's/^  "\(mps[^"]*\|microbit[^"]*\|riscv32[^"]*\)".*/\1/p'); do
   PRESETS+=("$p")
 done
 

@@ -28,7 +28,7 @@ notes=()
 for board in "${BOARDS[@]}"; do
   dir="build/tvm-footprint-${board}"
   build_board_app "$board" "$target" "$dir" -DFFI_CORE_CHECK_PADDING=OFF
-  if ! out=$(boards/qemu-run.sh "$(qemu_machine "$board")" "$dir/tests/tvm/$target.elf"); then
+  if ! out=$(board_qemu_run "$board" "$dir/tests/tvm/$target.elf"); then
     echo "TVM example firmware failed on $board" >&2
     exit 1
   fi

@@ -53,12 +53,11 @@ void StringObject() {
 // Clock counts for kIterations calls of fn, from interrupts plus the
 // current counter value.
 uint64_t Measure(void (*fn)()) {
-  volatile uint32_t* const kSysTickVal = reinterpret_cast<volatile uint32_t*>(0xE000E018u);
   ffi_core_systick_start(kReload);
   const uint32_t ticks0 = ffi_core_systick_ticks();
-  const uint32_t val0 = *kSysTickVal;
+  const uint32_t val0 = ffi_core_systick_count();
   for (int i = 0; i < kIterations; ++i) fn();
-  const uint32_t val1 = *kSysTickVal;
+  const uint32_t val1 = ffi_core_systick_count();
   const uint32_t ticks1 = ffi_core_systick_ticks();
   ffi_core_systick_stop();
   // The counter counts down from kReload.

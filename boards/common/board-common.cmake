@@ -5,12 +5,17 @@
 #   FFI_CORE_QEMU_CPU             qemu -cpu value; empty = the machine's own CPU
 #   FFI_CORE_BOARD_LINKER_SCRIPT  absolute path of its linker script
 #   FFI_CORE_BOARD_NUM_IRQS       external interrupts in the vector table
+#   FFI_CORE_BOARD_COMMON         folder of its startup code and section layout:
+#                                 common (Cortex-M, the default) or riscv_common
 # and then includes this file. See boards/README.md for the contract.
 
 get_filename_component(FFI_CORE_BOARDS_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 get_filename_component(FFI_CORE_BOARD_TOOLCHAIN_FILE
   "${FFI_CORE_BOARDS_DIR}/../toolchains/${FFI_CORE_BOARD_CPU}.cmake" ABSOLUTE)
 set(FFI_CORE_QEMU_RUN "${FFI_CORE_BOARDS_DIR}/qemu-run.sh")
+if(NOT FFI_CORE_BOARD_COMMON)
+  set(FFI_CORE_BOARD_COMMON common)
+endif()
 
 # Included before project(): the only useful thing is choosing the toolchain
 # (it has to be known when project() enables the languages).
@@ -49,24 +54,25 @@ if(NOT CMAKE_C_COMPILER_LOADED)
 endif()
 
 get_filename_component(_ffi_core_cc_dir "${CMAKE_C_COMPILER}" DIRECTORY)
-find_program(FFI_CORE_SIZE_TOOL NAMES arm-none-eabi-size HINTS "${_ffi_core_cc_dir}")
+find_program(FFI_CORE_SIZE_TOOL NAMES arm-none-eabi-size riscv64-unknown-elf-size HINTS "${_ffi_core_cc_dir}")
 
-# Startup, newlib system calls and SysTick helper. OBJECT so the vector table
+# Startup, C library system calls and the periodic-interrupt helper. OBJECT so the vector table
 # and system calls are always linked in (an archive member nobody references
 # would be skipped); --gc-sections drops what is unused.
-set(_ffi_core_common "${FFI_CORE_BOARDS_DIR}/common")
+set(_ffi_core_common "${FFI_CORE_BOARDS_DIR}/${FFI_CORE_BOARD_COMMON}")
 add_library(ffi_core_board OBJECT
   "${_ffi_core_common}/startup.c"
   "${_ffi_core_common}/syscalls.c"
   "${_ffi_core_common}/systick.c")
+# The board services' header (board.h, systick.h) is one for every board.
 target_include_directories(ffi_core_board PUBLIC
-  "$<BUILD_INTERFACE:${_ffi_core_common}/include>" "$<INSTALL_INTERFACE:include>")
+  "$<BUILD_INTERFACE:${FFI_CORE_BOARDS_DIR}/common/include>" "$<INSTALL_INTERFACE:include>")
 # What links a firmware for this board: its linker script, and the folder
 # holding ffi_core_sections.ld (INCLUDEd by it), here or installed.
 get_filename_component(_ffi_core_ld_name "${FFI_CORE_BOARD_LINKER_SCRIPT}" NAME)
 target_link_options(ffi_core_board INTERFACE
   "$<BUILD_INTERFACE:-T${FFI_CORE_BOARD_LINKER_SCRIPT}>"
-  "$<BUILD_INTERFACE:-L${FFI_CORE_BOARDS_DIR}/common>"
+  "$<BUILD_INTERFACE:-L${_ffi_core_common}>"
   "$<INSTALL_INTERFACE:-T$<INSTALL_PREFIX>/share/ffi_core/board/${_ffi_core_ld_name}>"
   "$<INSTALL_INTERFACE:-L$<INSTALL_PREFIX>/share/ffi_core/board>")
 target_compile_definitions(ffi_core_board PRIVATE
@@ -85,7 +91,8 @@ function(ffi_core_board_executable target)
     "-Wl,-Map=${CMAKE_CURRENT_BINARY_DIR}/${target}.map"
     "-Wl,--print-memory-usage")
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS
-    "${FFI_CORE_BOARD_LINKER_SCRIPT}" "${FFI_CORE_BOARDS_DIR}/common/ffi_core_sections.ld")
+    "${FFI_CORE_BOARD_LINKER_SCRIPT}"
+    "${FFI_CORE_BOARDS_DIR}/${FFI_CORE_BOARD_COMMON}/ffi_core_sections.ld")
   set_property(TARGET ${target} PROPERTY SUFFIX ".elf")
   if(FFI_CORE_SIZE_TOOL)
     add_custom_command(TARGET ${target} POST_BUILD
@@ -103,4 +110,6 @@ elseif(FFI_CORE_QEMU_MACHINE STREQUAL "mps3-an547")
   set(FFI_CORE_BOARD_NS_PER_COUNT_X100 3125)  # 32 MHz
 elseif(FFI_CORE_QEMU_MACHINE STREQUAL "microbit")
   set(FFI_CORE_BOARD_NS_PER_COUNT_X100 6250)  # 16 MHz
+elseif(FFI_CORE_QEMU_MACHINE STREQUAL "virt")
+  set(FFI_CORE_BOARD_NS_PER_COUNT_X100 10000)  # RISC-V: the CLINT's mtime, 10 MHz
 endif()

@@ -120,6 +120,12 @@ const vector_entry ffi_core_vectors[16 + FFI_CORE_BOARD_NUM_IRQS] = {
 
 const char* ffi_core_board_name(void) { return FFI_CORE_BOARD_NAME; }
 
+int ffi_core_board_in_interrupt(void) {
+  uint32_t ipsr;
+  __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+  return ipsr != 0;
+}
+
 void ffi_core_board_exit(int status) {
   /* SYS_EXIT_EXTENDED carries the status to QEMU's own exit code. */
   const uint32_t block[2] = {SH_ADP_STOPPED_APPLICATION_EXIT, (uint32_t)status};

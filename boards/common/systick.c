@@ -32,6 +32,8 @@ void ffi_core_systick_stop(void) { SYST_CSR = 0; }
 
 uint32_t ffi_core_systick_ticks(void) { return tick_count; }
 
+uint32_t ffi_core_systick_count(void) { return SYST_CVR; }
+
 void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void* context) {
   /* Mask interrupts so the handler never sees a new callback with the
    * old context. PRIMASK is restored, so this nests safely. */

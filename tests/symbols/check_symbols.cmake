@@ -1,6 +1,7 @@
 # Fails if libffi_core.a references what firmware must not pull in:
 # exception machinery, RTTI, iostreams, std::string, and (for 32-bit
-# targets without libatomic) out-of-line atomic helpers.
+# targets without libatomic) calls to out-of-line atomic helpers (a port may
+# define them: riscv32_imc).
 # Usage: cmake -DNM=<nm> -DLIB=<libffi_core.a> -P check_symbols.cmake
 execute_process(COMMAND "${NM}" -A "${LIB}" OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -10,7 +11,7 @@ set(forbidden
   "__cxa_throw" "__cxa_begin_catch" "__cxa_allocate_exception" "__gxx_personality_v0"
   " _ZTI" " _ZTS"
   "_ZNSt8ios_base" "_ZSt4cout" "_ZSt4cerr" "_ZNSt7__cxx1112basic_string" "_ZNSt8functionI"
-  " __atomic_" " __sync_")
+  " U __atomic_" " U __sync_")
 set(found "")
 foreach(pattern IN LISTS forbidden)
   string(FIND "${symbols}" "${pattern}" at)

@@ -1,6 +1,6 @@
 // On target: an interrupt, and tasks, with their own calling contexts (each
 // with its error slot). The firmware overrides ffi_core_port_context
-// (port_hooks.h) to give handler mode (IPSR != 0) a context of its own, and
+// (port_hooks.h) to give a handler (ffi_core_board_in_interrupt) a context of its own, and
 // in thread mode the context of the running task, as an RTOS would (here two tasks switched by
 // hand). The SysTick handler raises into it, reads its error back and releases it, thousands of
 // times, while the main loop raises, holds and re-reads its own errors. Errors come from the pool
@@ -25,12 +25,6 @@ namespace {
 port::ContextStorage g_task_contexts[2];
 volatile int g_current_task;  // what an RTOS keeps in its task control block
 port::ContextStorage g_irq_context;
-
-uint32_t Ipsr() {
-  uint32_t ipsr = 0;
-  __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-  return ipsr;
-}
 
 volatile uint32_t g_irq_raised;
 volatile uint32_t g_irq_wrong;
@@ -60,7 +54,7 @@ void OnTick(void*) {
 
 // Handler mode has its own context; in thread mode, each task has its own.
 extern "C" port::ContextStorage* ffi_core_port_context(void) {
-  return Ipsr() != 0 ? &g_irq_context : &g_task_contexts[g_current_task];
+  return ffi_core_board_in_interrupt() ? &g_irq_context : &g_task_contexts[g_current_task];
 }
 
 namespace {
@@ -95,7 +89,7 @@ int main() {
   Expect(static_cast<bool>(held), "the main loop's error was raised");
 
   ffi_core_systick_set_callback(&OnTick, nullptr);
-  if (ffi_core_systick_start(211) != 0) return 10;
+  if (ffi_core_systick_start(FFI_CORE_TEST_SLOT_RELOAD) != 0) return 10;
   uint32_t main_wrong = 0;
   // Until the interrupt has raised often (QEMU paces SysTick by host time).
   for (int i = 0; g_irq_raised < 3000 && i < 3000000; ++i) {

@@ -82,14 +82,13 @@ int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, TVMFFIAny* result, uint64_t* clo
           int num_args = 1) {
 #ifdef MLPERF_NS_PER_COUNT_X100
   constexpr uint32_t kReload = 999;  // an interrupt every 1000 counts
-  volatile uint32_t* const kSysTickVal = reinterpret_cast<volatile uint32_t*>(0xE000E018u);
   ffi_core_systick_start(kReload);
-  while (*kSysTickVal == 0) {
+  while (ffi_core_systick_count() == 0) {
   }  // the counter loads kReload on the clock after start
   const uint32_t ticks0 = ffi_core_systick_ticks();
-  const uint32_t val0 = *kSysTickVal;
+  const uint32_t val0 = ffi_core_systick_count();
   const int rc = TVMFFIFunctionCall(fn, in, num_args, result);
-  const uint32_t val1 = *kSysTickVal;
+  const uint32_t val1 = ffi_core_systick_count();
   const uint32_t ticks1 = ffi_core_systick_ticks();
   ffi_core_systick_stop();
   const uint64_t counts = uint64_t{ticks1 - ticks0} * (kReload + 1) + val0 - val1;

@@ -13,6 +13,11 @@ LLVM_TARGETS = {
                    "mfloat-abi": "hard"},
     "cortex-m55": {"mtriple": "thumbv8.1m.main-none-eabihf", "mcpu": "cortex-m55",
                    "mfloat-abi": "hard"},
+    # Soft-float ilp32: float arithmetic calls libgcc (__addsf3, ...).
+    "rv32imac": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
+                 "mattr": ["+m", "+a", "+c"], "mabi": "ilp32"},
+    "rv32imc": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
+                "mattr": ["+m", "+c"], "mabi": "ilp32"},
 }
 CPUS = sorted(LLVM_TARGETS) + ["host"]
 _TOOLCHAINS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "toolchains")
@@ -44,4 +49,7 @@ def c_compiler(cpu):
         m = re.search(r'FFI_CORE_TOOLCHAIN_CPU_FLAGS\s+"([^"]*)"', f.read())
     if m is None:
         raise ValueError(f"{path} sets no FFI_CORE_TOOLCHAIN_CPU_FLAGS")
+    if cpu.startswith("rv32"):
+        # picolibc's headers; its specs file is harmless for C.
+        return ["riscv64-unknown-elf-gcc", "-specs=picolibc.specs"] + m.group(1).split()
     return ["arm-none-eabi-gcc", "-mthumb"] + m.group(1).split()

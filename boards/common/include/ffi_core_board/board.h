@@ -9,6 +9,10 @@ extern "C" {
 /* Name of the board the image was built for, e.g. "mps2-an385". */
 const char* ffi_core_board_name(void);
 
+/* Non-zero while an interrupt handler runs (Cortex-M: IPSR != 0; RISC-V:
+ * inside the trap entry's interrupt path). */
+int ffi_core_board_in_interrupt(void);
+
 /* Stops QEMU right away with exit status `status` (0..255 reach the shell),
  * without running atexit handlers or flushing stdio. Normal programs just
  * return from main() or call exit(). */

@@ -5,7 +5,11 @@
  * Processor clock under QEMU: 25 MHz on mps2-an385/386/500, 20 MHz on
  * mps2-an505, 32 MHz on mps3-an547, 16 MHz on microbit. With
  * `-icount shift=0` one instruction takes 1 ns of virtual time, so one
- * SysTick count is 1e9 / clock instructions (40 on the MPS2 boards). */
+ * SysTick count is 1e9 / clock instructions (40 on the MPS2 boards).
+ *
+ * On the RISC-V boards the same interface runs on the CLINT's machine timer:
+ * the clock is mtime, 10 MHz on QEMU virt (100 instructions per count with
+ * `-icount shift=0`), and the handler is the machine timer interrupt. */
 #ifndef FFI_CORE_BOARD_SYSTICK_H
 #define FFI_CORE_BOARD_SYSTICK_H
 
@@ -29,6 +33,9 @@ void ffi_core_systick_stop(void);
 
 /* Number of SysTick interrupts taken since reset (wraps at 2^32). */
 uint32_t ffi_core_systick_ticks(void);
+
+/* Clock counts left before the next interrupt (reload down to 0). */
+uint32_t ffi_core_systick_count(void);
 
 /* Installs `callback(context)` to run from every SysTick interrupt after the
  * tick count is incremented; NULL removes it. Safe to call while running. */
