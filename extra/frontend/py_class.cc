@@ -318,9 +318,13 @@ Any AsAny(ObjectPtr<TVMFFIObject> obj) {
 
 const char* KeyOf(const TVMFFITypeInfo* info) { return info->type_key.data; }
 
+Expected<Any> CreateEmpty(const TVMFFITypeInfo* info);
+
 // "__ffi_init__": binds positional arguments, then (after the kwargs
 // sentinel) name/value pairs, to the fields in upstream's order: positional
-// fields with no default first. Unbound fields take their defaults.
+// fields with no default first. Unbound fields take their defaults. A
+// Python-defined type's object is `total_size` zeroed bytes; a C++ type's
+// (total_size < 0, ffi._RegisterFFIInit) comes from its creator.
 struct Init {
   int32_t type_index;
   int64_t total_size;
@@ -376,7 +380,13 @@ Status Init::operator()(PackedArgs args, Any* rv) const {
                       {KeyOf(info), ".__ffi_init__() takes at most ", num_positional,
                        " positional argument(s), but ", num_pos_args, " were given"});
   }
-  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<TVMFFIObject> obj, NewEmpty(type_index, total_size));
+  ObjectPtr<TVMFFIObject> obj;
+  if (total_size >= 0) {
+    FFI_CORE_ASSIGN_OR_RETURN(obj, NewEmpty(type_index, total_size));
+  } else {
+    FFI_CORE_ASSIGN_OR_RETURN(Any made, CreateEmpty(info));
+    obj = ObjectPtr<TVMFFIObject>::Retain(made.raw().v_obj);
+  }
   bool set[kMaxInitFields] = {};
   auto bind = [&](int32_t i, const TVMFFIAny& value, const char* what) -> Status {
     Status s = CallSetter(obj.get(), *fields[i], value);
@@ -546,6 +556,18 @@ Expected<Any> CreateEmpty(const TVMFFITypeInfo* info) {
   return Any::AdoptRaw(made);
 }
 
+// "ffi._RegisterFFIInit"(type_index): the "__ffi_init__" upstream's C++
+// reflection asks the runtime to generate for a class with no explicit one.
+Status RegisterFFIInit(PackedArgs args, Any*) {
+  if (args.size() != 1) return detail::RaiseArityError("ffi._RegisterFFIInit", 1, args.size());
+  FFI_CORE_ASSIGN_OR_RETURN(int64_t index, args[0].As<int64_t>());
+  if (TVMFFIGetTypeInfo(static_cast<int32_t>(index)) == nullptr) {
+    return RaiseError(ErrorKind::kValueError, {"ffi._RegisterFFIInit: no type with index ", index});
+  }
+  return RegisterAttr(static_cast<int32_t>(index), "__ffi_init__",
+                      Init{static_cast<int32_t>(index), -1});
+}
+
 // "ffi.MakeObjectFromPackedArgs"(type key or index, name, value, ...): an
 // object with the named fields set and every other one at its default.
 Status MakeObjectFromPackedArgs(PackedArgs args, Any* rv) {
@@ -618,6 +640,7 @@ constexpr Global kGlobals[] = {
     {"ffi.MakeFieldSetter", &MakeFieldSetter},
     {"ffi._PyClassRegisterTypeAttrColumns", &RegisterTypeAttrColumns},
     {"ffi.MakeObjectFromPackedArgs", &MakeObjectFromPackedArgs},
+    {"ffi._RegisterFFIInit", &RegisterFFIInit},
 };
 
 }  // namespace
