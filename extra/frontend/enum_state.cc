@@ -113,7 +113,8 @@ Status RegisterEnumBase() {
   };
   const Field fields[] = {
       {"_int_index", 8, sizeof(TVMFFIObject), &GetInt64, &SetInt64, kTVMFFIInt},
-      {"_str_index", 16, sizeof(TVMFFIObject) + 8, &GetString, &SetString, kTVMFFIStr}};
+      // A String kept as a 16-byte Any (its small form inline): Any storage.
+      {"_str_index", 16, sizeof(TVMFFIObject) + 8, &GetString, &SetString, kTVMFFIAny}};
   for (const Field& f : fields) {
     TVMFFIFieldInfo info{};
     info.name = Text(f.name);
