@@ -11,21 +11,11 @@ import numpy as np
 import tvm
 from tvm import te
 
-TARGETS = {
-    "cortex-m0plus": {"mtriple": "thumbv6m-none-eabi", "mcpu": "cortex-m0plus",
-                      "mfloat-abi": "soft"},
-    "cortex-m3": {"mtriple": "thumbv7m-none-eabi", "mcpu": "cortex-m3", "mfloat-abi": "soft"},
-    "cortex-m4f": {"mtriple": "thumbv7em-none-eabihf", "mcpu": "cortex-m4", "mfloat-abi": "hard"},
-    "cortex-m7": {"mtriple": "thumbv7em-none-eabihf", "mcpu": "cortex-m7", "mfloat-abi": "hard"},
-    "cortex-m33": {"mtriple": "thumbv8m.main-none-eabihf", "mcpu": "cortex-m33",
-                   "mfloat-abi": "hard"},
-    "cortex-m55": {"mtriple": "thumbv8.1m.main-none-eabihf", "mcpu": "cortex-m55",
-                   "mfloat-abi": "hard"},
-    "rv32imac": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
-                 "mattr": ["+m", "+a", "+c"], "mabi": "ilp32"},
-    "rv32imc": {"mtriple": "riscv32-unknown-elf", "mcpu": "generic-rv32",
-                "mattr": ["+m", "+c"], "mabi": "ilp32"},
-}
+# The TVM target of each toolchain CPU: the compile path's table.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tvm_backend", "python"))
+from ffi_core_tvm.targets import llvm_target  # noqa: E402
+
 cpu, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
 
@@ -43,7 +33,7 @@ z = te.compute((1, 3), lambda i, j: te.sum(h[i, k2] * w2[k2, j], axis=k2), name=
 y = te.compute((1, 3), lambda i, j: z[i, j] + b2[j], name="y")
 mod = tvm.IRModule({"mlp": te.create_prim_func([x, w1, b1, w2, b2, y]).with_attr(
     "global_symbol", "mlp")}).with_attr("system_lib_prefix", "")
-target = tvm.target.Target(dict(kind="llvm", **TARGETS[cpu]))
+target = llvm_target(cpu)
 tvm.compile(mod, target).mod.write_to_file(os.path.join(out, "mlp.o"))
 
 rng = np.random.default_rng(0)
