@@ -28,6 +28,11 @@ struct EnumStateObj {
 };
 
 int32_t g_index = -1;
+int32_t g_enum_index = -1;
+
+// ffi.Enum's fields, after the object header.
+constexpr size_t kIntIndexOffset = sizeof(TVMFFIObject);
+constexpr size_t kStrIndexOffset = sizeof(TVMFFIObject) + 8;
 
 int GetContainer(void* field, TVMFFIAny* out) {
   TVMFFIObject* obj = nullptr;
@@ -103,6 +108,7 @@ int SetString(void* field, const TVMFFIAny* value) {
 Status RegisterEnumBase() {
   FFI_CORE_ASSIGN_OR_RETURN(int32_t base,
                             GetOrAllocTypeIndex(Text("ffi.Enum"), -1, 1, 0, true, kTVMFFIObject));
+  g_enum_index = base;
   struct Field {
     const char* name;
     int64_t size;
@@ -111,10 +117,9 @@ Status RegisterEnumBase() {
     TVMFFIFieldSetter setter;
     int32_t type_index;
   };
-  const Field fields[] = {
-      {"_int_index", 8, sizeof(TVMFFIObject), &GetInt64, &SetInt64, kTVMFFIInt},
-      // A String kept as a 16-byte Any (its small form inline): Any storage.
-      {"_str_index", 16, sizeof(TVMFFIObject) + 8, &GetString, &SetString, kTVMFFIAny}};
+  const Field fields[] = {{"_int_index", 8, kIntIndexOffset, &GetInt64, &SetInt64, kTVMFFIInt},
+                          // A String kept as a 16-byte Any (its small form inline): Any storage.
+                          {"_str_index", 16, kStrIndexOffset, &GetString, &SetString, kTVMFFIAny}};
   for (const Field& f : fields) {
     TVMFFIFieldInfo info{};
     info.name = Text(f.name);
@@ -166,6 +171,18 @@ Status RegisterEnumState() {
   method.method = held.raw();
   if (TVMFFITypeRegisterMethod(g_index, &method) != 0) return Status(ErrorKind::kRuntimeError);
   return RegisterEnumBase();
+}
+
+bool IsEnumMember(const TVMFFIObject* obj) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index);
+  return g_enum_index >= 0 && info != nullptr && info->type_depth > 1 &&
+         info->type_ancestors[1] != nullptr && info->type_ancestors[1]->type_index == g_enum_index;
+}
+
+AnyView EnumMemberName(const TVMFFIObject* member) {
+  TVMFFIAny raw;
+  std::memcpy(&raw, reinterpret_cast<const char*>(member) + kStrIndexOffset, sizeof(raw));
+  return AnyView::FromRaw(raw);
 }
 
 }  // namespace frontend

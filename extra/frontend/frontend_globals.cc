@@ -14,6 +14,7 @@
 #include <cstring>
 #include <utility>
 
+#include "dataclass_globals.h"
 #include "enum_state.h"
 #include "function/builtin_globals.h"
 #include "module_queries.h"
@@ -186,6 +187,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
   if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
   if (!frontend::RegisterEnumState().ok()) Report("ffi.EnumState");
+  if (!frontend::RegisterReprPrint(&g_kwargs).ok()) Report("ffi.ReprPrint");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,
