@@ -130,9 +130,9 @@ constexpr const char* kListedBuiltins[] = {
 // imports (and would otherwise call as NULL) but that ffi-core does not
 // provide: each raises a NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.FromJSONGraphString", "ffi.ToJSONGraphString",     "ffi.DeepCopy",    "ffi.RecursiveEq",
-    "ffi.RecursiveLt",         "ffi.RecursiveLe",           "ffi.RecursiveGt", "ffi.RecursiveGe",
-    "ffi.RecursiveHash",       "ffi.GetRegisteredTypeKeys",
+    "ffi.FromJSONGraphString",
+    "ffi.ToJSONGraphString",
+    "ffi.GetRegisteredTypeKeys",
 };
 
 // Object types of upstream's runtime library that the package wraps in
@@ -188,6 +188,9 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
   if (!frontend::RegisterEnumState().ok()) Report("ffi.EnumState");
   if (!frontend::RegisterReprPrint(&g_kwargs).ok()) Report("ffi.ReprPrint");
+  if (!frontend::RegisterRecursiveCompare().ok()) Report("ffi.Recursive* comparisons");
+  if (!frontend::RegisterRecursiveHash().ok()) Report("ffi.RecursiveHash");
+  if (!frontend::RegisterDeepCopy().ok()) Report("ffi.DeepCopy");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,
