@@ -8,8 +8,10 @@
 #include <ffi_core/type_traits.h>
 
 #include <cstring>
+#include <initializer_list>
 
 #include "object_fields.h"
+#include "text_builder.h"
 
 namespace ffi_core {
 namespace frontend {
@@ -285,6 +287,29 @@ Any AsAny(ObjectPtr<TVMFFIObject> obj) {
 
 Expected<Any> CreateEmpty(const TVMFFITypeInfo* info);
 
+// Re-raises the pending error under a heading, as upstream nests a field's
+// conversion error: "heading:" then the message, each line indented.
+Status RaiseNested(ErrorKind kind, std::initializer_list<const char*> heading) {
+  Error e = Error::MoveFromRaised();
+  const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
+  TextBuilder text;
+  Status s = Status::Ok();
+  for (const char* part : heading) {
+    if (s.ok()) s = text.Append(part);
+  }
+  if (s.ok()) s = text.Append(":\n  ");
+  for (size_t i = 0, start = 0; s.ok() && i <= m.size; ++i) {
+    if (i == m.size || m.data[i] == '\n') {
+      s = text.Append(m.data + start, i - start);
+      if (s.ok() && i < m.size) s = text.Append("\n  ");
+      start = i + 1;
+    }
+  }
+  if (s.ok()) s = text.Append("", 1);  // NUL
+  if (!s.ok()) return s;
+  return RaiseError(kind, {text.data()});
+}
+
 // "__ffi_init__": binds positional arguments, then (after the kwargs
 // sentinel) name/value pairs, to the fields in upstream's order: positional
 // fields with no default first. Unbound fields take their defaults. A
@@ -356,10 +381,8 @@ Status Init::operator()(PackedArgs args, Any* rv) const {
   auto bind = [&](int32_t i, const TVMFFIAny& value, const char* what) -> Status {
     Status s = WriteField(obj.get(), *fields[i], value);
     if (!s.ok()) {
-      Error e = Error::MoveFromRaised();
-      const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
-      return RaiseError(s.kind(), {KeyOf(info), ".__ffi_init__() ", what, " '",
-                                   fields[i]->name.data, "': ", m.data});
+      return RaiseNested(s.kind(),
+                         {KeyOf(info), ".__ffi_init__() ", what, " '", fields[i]->name.data, "'"});
     }
     set[i] = true;
     return Status::Ok();
@@ -398,10 +421,8 @@ Status Init::operator()(PackedArgs args, Any* rv) const {
     if (has_default(fields[i])) {
       Status s = WriteFieldDefault(obj.get(), *fields[i]);
       if (!s.ok()) {
-        Error e = Error::MoveFromRaised();
-        const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
-        return RaiseError(s.kind(), {KeyOf(info), ".__ffi_init__() default for field '",
-                                     fields[i]->name.data, "': ", m.data});
+        return RaiseNested(s.kind(), {KeyOf(info), ".__ffi_init__() default for field '",
+                                      fields[i]->name.data, "'"});
       }
     } else if (init(fields[i])) {
       return RaiseError(ErrorKind::kTypeError,
