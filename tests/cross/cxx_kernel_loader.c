@@ -2,10 +2,11 @@
  * Loads the upstream-style C++ kernel libraries (tests/cross/cxx/) through
  * the C API alone and prints what they answer: typed functions, an object
  * type with reflected fields and methods read back through TVMFFIGetTypeInfo,
- * and C++ exceptions turned into errors. Built twice, against ffi-core's
- * runtime and against the wheel's; compare_runs.cmake requires identical
- * transcripts.
- * Usage: cxx_kernel_loader <typed.so> <object.so> <throwing.so>
+ * C++ exceptions turned into errors, and containers built through the C API
+ * that the kernels read, build and change inline with upstream's headers.
+ * Built twice, against ffi-core's runtime and against the wheel's;
+ * compare_runs.cmake requires identical transcripts.
+ * Usage: cxx_kernel_loader <typed.so> <object.so> <throwing.so> <container.so>
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,9 +26,32 @@ static void Release(TVMFFIAny* value) {
   *value = None();
 }
 
-/* Prints a value the kernels return: int, float, bool, string, or a type. */
+static const TVMFFISeqCell* SeqOf(const TVMFFIAny* v) {
+  return (const TVMFFISeqCell*)((const char*)v->v_obj + sizeof(TVMFFIObject));
+}
+
+/* Prints a value the kernels return: int, float, bool, string, an Array or
+ * List (read through TVMFFISeqCell), a Shape, or a type. */
 static void PrintValue(const TVMFFIAny* v) {
-  if (v->type_index == kTVMFFIInt) {
+  if (v->type_index == kTVMFFIArray || v->type_index == kTVMFFIList) {
+    const TVMFFISeqCell* cell = SeqOf(v);
+    int64_t i;
+    printf(v->type_index == kTVMFFIArray ? "(" : "[");
+    for (i = 0; i < cell->size; ++i) {
+      if (i > 0) printf(", ");
+      PrintValue((const TVMFFIAny*)cell->data + i);
+    }
+    printf(v->type_index == kTVMFFIArray ? ")" : "]");
+  } else if (v->type_index == kTVMFFIShape) {
+    const TVMFFIShapeCell* cell =
+        (const TVMFFIShapeCell*)((const char*)v->v_obj + sizeof(TVMFFIObject));
+    size_t i;
+    printf("Shape(");
+    for (i = 0; i < cell->size; ++i) printf("%s%lld", i > 0 ? ", " : "", (long long)cell->data[i]);
+    printf(")");
+  } else if (v->type_index == kTVMFFIMap || v->type_index == kTVMFFIDict) {
+    printf("<%s>", v->type_index == kTVMFFIMap ? "map" : "dict");
+  } else if (v->type_index == kTVMFFIInt) {
     printf("%lld", (long long)v->v_int64);
   } else if (v->type_index == kTVMFFIFloat) {
     printf("%.3f", v->v_float64);
@@ -253,14 +277,188 @@ static void Throwing(const char* path) {
   TVMFFIObjectDecRef(m);
 }
 
+/* global(args...): its result, owned; failures print the error. */
+static TVMFFIAny CallGlobal(const char* name, TVMFFIAny* args, int32_t n) {
+  TVMFFIObjectHandle f = Global(name);
+  TVMFFIAny r = None();
+  if (TVMFFIFunctionCall(f, args, n, &r) != 0) {
+    printf("%s: ", name);
+    if (!PrintPendingError("error")) printf("failed without an error\n");
+  }
+  TVMFFIObjectDecRef(f);
+  return r;
+}
+
+/* Prints a map's size and the values of keys 0 .. probe - 1 (ffi.Map*). */
+static void PrintIntMap(const char* label, TVMFFIAny map, int64_t probe) {
+  TVMFFIAny args[2], r;
+  int64_t k;
+  args[0] = map;
+  r = CallGlobal("ffi.MapSize", args, 1);
+  printf("%s: size %lld:", label, (long long)r.v_int64);
+  for (k = 0; k < probe; ++k) {
+    args[1] = Int(k);
+    r = CallGlobal("ffi.MapCount", args, 2);
+    if (r.v_int64 == 0) continue;
+    r = CallGlobal("ffi.MapGetItem", args, 2);
+    printf(" %lld->", (long long)k);
+    PrintValue(&r);
+    Release(&r);
+  }
+  printf("\n");
+}
+
+/* A Tensor over caller-owned float32 data; nothing to free. */
+static TVMFFIAny Float32Tensor(float* data, int64_t* shape, int32_t ndim) {
+  static DLManagedTensor managed[4];
+  static int used = 0;
+  DLManagedTensor* m = &managed[used++ % 4];
+  TVMFFIAny out = None();
+  TVMFFIObjectHandle made = NULL;
+  memset(m, 0, sizeof(*m));
+  m->dl_tensor.data = data;
+  m->dl_tensor.device.device_type = kDLCPU;
+  m->dl_tensor.ndim = ndim;
+  m->dl_tensor.dtype.code = kDLFloat;
+  m->dl_tensor.dtype.bits = 32;
+  m->dl_tensor.dtype.lanes = 1;
+  m->dl_tensor.shape = shape;
+  EXPECT(TVMFFITensorFromDLPack(m, 0, 0, &made) == 0);
+  out.v_obj = (TVMFFIObject*)made;
+  out.type_index = kTVMFFITensor;
+  return out;
+}
+
+/* Calls the module's `name`; its result, owned. */
+static TVMFFIAny CallKernel(TVMFFIObjectHandle m, const char* name, const char* label,
+                            TVMFFIAny* args, int32_t n) {
+  TVMFFIObjectHandle f = GetFunction(m, name);
+  TVMFFIAny r = Call(label, f, args, n);
+  TVMFFIObjectDecRef(f);
+  return r;
+}
+
+static void Containers(const char* path) {
+  TVMFFIObjectHandle m = LoadModule(path);
+  float a[6] = {0, 1, 2, 3, 4, 5}, b[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+  int64_t shape_a[2] = {2, 3}, shape_b[1] = {4};
+  TVMFFIAny args[8], tensors, row[3], rows, map, r, r2, lst;
+  int64_t n;
+  args[0] = Float32Tensor(a, shape_a, 2);
+  args[1] = Float32Tensor(b, shape_b, 1);
+  tensors = CallGlobal("ffi.Array", args, 2);
+  Release(&args[0]);
+  Release(&args[1]);
+  r = CallKernel(m, "sum_tensors", "sum_tensors([a(2x3), b(4)])", &tensors, 1);
+  Release(&tensors);
+  args[0] = Int(1);
+  args[1] = Int(2);
+  tensors = CallGlobal("ffi.Array", args, 2);
+  CallKernel(m, "sum_tensors", "sum_tensors([1, 2])", &tensors, 1);
+  Release(&tensors);
+  args[0] = Int(1);
+  args[1] = Int(2);
+  args[2] = Int(3);
+  row[0] = CallGlobal("ffi.Array", args, 3);
+  row[1] = CallGlobal("ffi.Array", args, 0);
+  args[0] = Int(10);
+  args[1] = Int(-4);
+  row[2] = CallGlobal("ffi.Array", args, 2);
+  rows = CallGlobal("ffi.Array", row, 3);
+  r = CallKernel(m, "row_sums", "row_sums([[1, 2, 3], [], [10, -4]])", &rows, 1);
+  Release(&r);
+  Release(&rows);
+  for (n = 0; n < 3; ++n) Release(&row[n]);
+  args[0] = RawStr("apple");
+  args[1] = Int(3);
+  args[2] = RawStr("banana");
+  args[3] = Int(5);
+  args[4] = RawStr("a key longer than small");
+  args[5] = Int(7);
+  map = CallGlobal("ffi.Map", args, 6);
+  args[0] = map;
+  args[1] = RawStr("banana");
+  CallKernel(m, "lookup", "lookup(m, 'banana')", args, 2);
+  args[1] = RawStr("a key longer than small");
+  CallKernel(m, "lookup", "lookup(m, long key)", args, 2);
+  args[1] = RawStr("cherry");
+  CallKernel(m, "lookup", "lookup(m, 'cherry')", args, 2);
+  r = CallKernel(m, "describe", "describe(m)", &map, 1);
+  Release(&r);
+  Release(&map);
+  for (n = 0; n <= 4; ++n) {
+    char label[32];
+    args[0] = Int(n);
+    snprintf(label, sizeof(label), "squares(%lld)", (long long)n);
+    r = CallKernel(m, "squares", label, args, 1);
+    PrintIntMap("  read back", r, n + 1);
+    Release(&r);
+  }
+  args[0] = Int(3);
+  args[1] = RawStr("name");
+  r = CallKernel(m, "make_tuple", "make_tuple(3, 'name')", args, 2);
+  Release(&r);
+  args[0] = Int(1);
+  args[1] = Int(2);
+  args[2] = Int(3);
+  row[0] = CallGlobal("ffi.Array", args, 3);
+  args[0] = Int(5);
+  args[1] = RawStr("x");
+  args[2] = row[0];
+  r2 = CallGlobal("ffi.Array", args, 3);
+  CallKernel(m, "read_tuple", "read_tuple((5, 'x', (1, 2, 3)))", &r2, 1);
+  Release(&r2);
+  args[2] = Int(6);
+  r2 = CallGlobal("ffi.Array", args, 2);
+  CallKernel(m, "read_tuple", "read_tuple((5, 'x'))", &r2, 1);
+  Release(&r2);
+  args[0] = Int(2);
+  args[1] = Int(3);
+  args[2] = Int(4);
+  r2 = CallGlobal("ffi.Shape", args, 3);
+  CallKernel(m, "volume", "volume(Shape(2, 3, 4))", &r2, 1);
+  Release(&r2);
+  args[0] = Int(1);
+  args[1] = Int(2);
+  lst = CallGlobal("ffi.List", args, 2);
+  args[0] = lst;
+  args[1] = Int(7);
+  CallKernel(m, "list_append", "list_append([1, 2], 7)", args, 2);
+  printf("  list is now ");
+  PrintValue(&lst);
+  printf("\n");
+  Release(&lst);
+  r2 = CallGlobal("ffi.Dict", args, 0);
+  args[0] = r2;
+  args[1] = RawStr("k");
+  args[2] = Float(2.5);
+  CallKernel(m, "dict_set", "dict_set({}, 'k', 2.5)", args, 3);
+  args[1] = RawStr("k");
+  r = CallGlobal("ffi.DictGetItem", args, 2);
+  printf("  dict['k'] = ");
+  PrintValue(&r);
+  printf("\n");
+  Release(&r2);
+  args[0] = row[0];
+  args[1] = Int(99);
+  r = CallKernel(m, "with_first", "with_first((1, 2, 3), 99)", args, 2);
+  printf("  original still ");
+  PrintValue(&row[0]);
+  printf("\n");
+  Release(&r);
+  Release(&row[0]);
+  TVMFFIObjectDecRef(m);
+}
+
 int main(int argc, char** argv) {
   setvbuf(stdout, NULL, _IONBF, 0);
-  if (argc != 4) {
-    printf("usage: %s <typed.so> <object.so> <throwing.so>\n", argv[0]);
+  if (argc != 5) {
+    printf("usage: %s <typed.so> <object.so> <throwing.so> <container.so>\n", argv[0]);
     return 2;
   }
   Typed(argv[1]);
   Objects(argv[2]);
   Throwing(argv[3]);
+  Containers(argv[4]);
   return ReportResults();
 }
