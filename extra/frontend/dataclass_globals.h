@@ -6,7 +6,9 @@
 //  - "ffi.RecursiveHash" (recursive_hash.cc): a hash that agrees with
 //    RecursiveEq;
 //  - "ffi.DeepCopy" (deep_copy.cc): a copy sharing nothing mutable, with
-//    shared references and cycles kept.
+//    shared references and cycles kept;
+//  - "ffi.ToJSONGraph", "ffi.FromJSONGraph" and their "...String" forms
+//    (json_graph.cc): upstream's JSON graph of a value, which pickling uses.
 // Each honours the types' hooks ("__ffi_repr__", "__ffi_eq__",
 // "__ffi_compare__", "__ffi_hash__", "__ffi_shallow_copy__") and the fields'
 // ReprOff / CompareOff / HashOff flags.
@@ -24,6 +26,7 @@ Status RegisterReprPrint(const TVMFFIObject* kwargs);
 Status RegisterRecursiveCompare();
 Status RegisterRecursiveHash();
 Status RegisterDeepCopy();
+Status RegisterJsonGraph();
 
 }  // namespace frontend
 }  // namespace ffi_core

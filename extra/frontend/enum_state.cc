@@ -29,6 +29,7 @@ struct EnumStateObj {
 
 int32_t g_index = -1;
 int32_t g_enum_index = -1;
+int32_t g_int_enum_index = -1;
 
 // ffi.Enum's fields, after the object header.
 constexpr size_t kIntIndexOffset = sizeof(TVMFFIObject);
@@ -133,9 +134,9 @@ Status RegisterEnumBase() {
     info.field_static_type_index = f.type_index;
     if (TVMFFITypeRegisterField(base, &info) != 0) return Status(ErrorKind::kRuntimeError);
   }
-  for (const char* child : {"ffi.IntEnum", "ffi.StrEnum"}) {
-    FFI_CORE_RETURN_IF_ERROR(GetOrAllocTypeIndex(Text(child), -1, 2, 0, true, base).status());
-  }
+  FFI_CORE_ASSIGN_OR_RETURN(g_int_enum_index,
+                            GetOrAllocTypeIndex(Text("ffi.IntEnum"), -1, 2, 0, true, base));
+  FFI_CORE_RETURN_IF_ERROR(GetOrAllocTypeIndex(Text("ffi.StrEnum"), -1, 2, 0, true, base).status());
   return Status::Ok();
 }
 
@@ -173,8 +174,8 @@ Status RegisterEnumState() {
   return RegisterEnumBase();
 }
 
-bool IsEnumMember(const TVMFFIObject* obj) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index);
+bool IsEnumType(int32_t type_index) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
   return g_enum_index >= 0 && info != nullptr && info->type_depth > 1 &&
          info->type_ancestors[1] != nullptr && info->type_ancestors[1]->type_index == g_enum_index;
 }
@@ -183,6 +184,37 @@ AnyView EnumMemberName(const TVMFFIObject* member) {
   TVMFFIAny raw;
   std::memcpy(&raw, reinterpret_cast<const char*>(member) + kStrIndexOffset, sizeof(raw));
   return AnyView::FromRaw(raw);
+}
+
+bool IsIntEnumMember(const TVMFFIObject* member) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(member->type_index);
+  return g_int_enum_index >= 0 && info != nullptr && info->type_depth > 2 &&
+         info->type_ancestors[2] != nullptr &&
+         info->type_ancestors[2]->type_index == g_int_enum_index;
+}
+
+int64_t EnumMemberIntIndex(const TVMFFIObject* member) {
+  int64_t index;
+  std::memcpy(&index, reinterpret_cast<const char*>(member) + kIntIndexOffset, sizeof(index));
+  return index;
+}
+
+Expected<Any> EnumMemberByIndex(int32_t type_index, const AnyView& index) {
+  static constexpr char kAttr[] = "__ffi_enum__";
+  const TVMFFIByteArray name{kAttr, sizeof(kAttr) - 1};
+  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
+  const int32_t at = column != nullptr ? type_index - column->begin_index : -1;
+  if (column != nullptr && at >= 0 && at < column->size && column->data[at].type_index == g_index) {
+    const auto* state = reinterpret_cast<const EnumStateObj*>(column->data[at].v_obj);
+    TVMFFIAny raw = NoneAny();
+    raw.type_index = kTVMFFIDict;
+    raw.v_obj = state->indexes;
+    FFI_CORE_ASSIGN_OR_RETURN(Dict indexes, AnyView::FromRaw(raw).As<Dict>());
+    if (const MapPair* p = indexes.Find(index)) return Any::FromView(p->value);
+  }
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
+  return RaiseError(ErrorKind::kValueError, {"Enum `", info != nullptr ? info->type_key.data : "?",
+                                             "` has no instance with that index"});
 }
 
 }  // namespace frontend

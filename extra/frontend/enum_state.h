@@ -6,6 +6,7 @@
 #define FFI_CORE_EXTRA_FRONTEND_ENUM_STATE_H_
 
 #include <ffi_core/any.h>
+#include <ffi_core/expected.h>
 #include <ffi_core/status.h>
 #include <tvm/ffi/c_api.h>
 
@@ -14,10 +15,17 @@ namespace frontend {
 
 Status RegisterEnumState();
 
-// Whether `obj` is a member of an enum (an instance of ffi.Enum's subtypes).
-bool IsEnumMember(const TVMFFIObject* obj);
+// Whether the type is an enum (derives from ffi.Enum), or `obj` a member of one.
+bool IsEnumType(int32_t type_index);
+inline bool IsEnumMember(const TVMFFIObject* obj) { return IsEnumType(obj->type_index); }
 // A member's name (its "_str_index" String), borrowed from the member.
 AnyView EnumMemberName(const TVMFFIObject* member);
+// Whether the member's enum derives from ffi.IntEnum; its integer index.
+bool IsIntEnumMember(const TVMFFIObject* member);
+int64_t EnumMemberIntIndex(const TVMFFIObject* member);
+// The member of enum `type_index` registered under `index` (a name or an
+// integer), from the enum's "__ffi_enum__" state; a ValueError if none.
+Expected<Any> EnumMemberByIndex(int32_t type_index, const AnyView& index);
 
 }  // namespace frontend
 }  // namespace ffi_core

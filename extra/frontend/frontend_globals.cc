@@ -130,8 +130,6 @@ constexpr const char* kListedBuiltins[] = {
 // imports (and would otherwise call as NULL) but that ffi-core does not
 // provide: each raises a NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.FromJSONGraphString",
-    "ffi.ToJSONGraphString",
     "ffi.GetRegisteredTypeKeys",
 };
 
@@ -191,6 +189,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterRecursiveCompare().ok()) Report("ffi.Recursive* comparisons");
   if (!frontend::RegisterRecursiveHash().ok()) Report("ffi.RecursiveHash");
   if (!frontend::RegisterDeepCopy().ok()) Report("ffi.DeepCopy");
+  if (!frontend::RegisterJsonGraph().ok()) Report("ffi.*JSONGraph*");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,

@@ -39,6 +39,44 @@ Status WriteField(TVMFFIObject* obj, const TVMFFIFieldInfo& f, const TVMFFIAny& 
   return Status::Ok();
 }
 
+Status WriteFieldDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
+  if (!(f.flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
+    return WriteField(obj, f, f.default_value_or_factory);
+  }
+  if (f.default_value_or_factory.type_index != kTVMFFIFunction) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"default factory of '", f.name.data, "' is not a function"});
+  }
+  TVMFFIAny made = NoneAny();
+  if (TVMFFIFunctionCall(f.default_value_or_factory.v_obj, nullptr, 0, &made) != 0) {
+    return StatusFromPendingError();
+  }
+  const Any owned = Any::AdoptRaw(made);
+  return WriteField(obj, f, owned.raw());
+}
+
+// An empty object of the type: its C++ creator, else its "__ffi_new__".
+Expected<Any> NewEmptyObject(const TVMFFITypeInfo* info) {
+  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
+    TVMFFIObjectHandle made = nullptr;
+    if (info->metadata->creator(&made) != 0) return StatusFromPendingError();
+    TVMFFIAny raw = NoneAny();
+    raw.type_index = static_cast<TVMFFIObject*>(made)->type_index;
+    raw.v_obj = static_cast<TVMFFIObject*>(made);
+    return Any::AdoptRaw(raw);
+  }
+  TVMFFIObject* make = TypeAttrFunction("__ffi_new__", info->type_index);
+  if (make == nullptr) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"type ", KeyOf(info), " has neither a creator nor __ffi_new__"});
+  }
+  TVMFFIAny made = NoneAny();
+  if (TVMFFIFunctionCall(make, nullptr, 0, &made) != 0) {
+    return StatusFromPendingError();
+  }
+  return Any::AdoptRaw(made);
+}
+
 TVMFFIObject* TypeAttrFunction(const char* attr, int32_t type_index) {
   const TVMFFIByteArray name{attr, std::strlen(attr)};
   const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);

@@ -36,6 +36,13 @@ Expected<Any> ReadField(const TVMFFIObject* obj, const TVMFFIFieldInfo& f);
 // Calls the field's setter (a Function or a C setter) with `value`.
 Status WriteField(TVMFFIObject* obj, const TVMFFIFieldInfo& f, const TVMFFIAny& value);
 
+// Sets the field to its default (a value, or what its factory makes).
+Status WriteFieldDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f);
+
+// An object of the type with every field unset: from its C++ creator, else
+// from its "__ffi_new__" attribute (types defined in Python).
+Expected<Any> NewEmptyObject(const TVMFFITypeInfo* info);
+
 // The function registered as type attribute `attr` for the type, or NULL.
 // Borrowed: the attribute table holds it for the process's life.
 TVMFFIObject* TypeAttrFunction(const char* attr, int32_t type_index);

@@ -228,22 +228,6 @@ Status MakeFieldSetter(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-Status WriteFieldDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
-  if (!(f.flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
-    return WriteField(obj, f, f.default_value_or_factory);
-  }
-  if (f.default_value_or_factory.type_index != kTVMFFIFunction) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {"default factory of '", f.name.data, "' is not a function"});
-  }
-  TVMFFIAny made = NoneAny();
-  if (TVMFFIFunctionCall(f.default_value_or_factory.v_obj, nullptr, 0, &made) != 0) {
-    return StatusFromPendingError();
-  }
-  const Any owned = Any::AdoptRaw(made);
-  return WriteField(obj, f, owned.raw());
-}
-
 // ---- objects of a Python-defined type ----
 
 void PyClassDeleter(void* self, int flags) {
@@ -284,8 +268,6 @@ Any AsAny(ObjectPtr<TVMFFIObject> obj) {
   raw.v_obj = obj.release();
   return Any::AdoptRaw(raw);
 }
-
-Expected<Any> CreateEmpty(const TVMFFITypeInfo* info);
 
 // Re-raises the pending error under a heading, as upstream nests a field's
 // conversion error: "heading:" then the message, each line indented.
@@ -374,7 +356,7 @@ Status Init::operator()(PackedArgs args, Any* rv) const {
   if (total_size >= 0) {
     FFI_CORE_ASSIGN_OR_RETURN(obj, NewEmpty(type_index, total_size));
   } else {
-    FFI_CORE_ASSIGN_OR_RETURN(Any made, CreateEmpty(info));
+    FFI_CORE_ASSIGN_OR_RETURN(Any made, NewEmptyObject(info));
     obj = ObjectPtr<TVMFFIObject>::Retain(made.raw().v_obj);
   }
   bool set[kMaxInitFields] = {};
@@ -516,28 +498,6 @@ Status RegisterTypeAttrColumns(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-// An empty object of the type: its C++ creator, else its "__ffi_new__".
-Expected<Any> CreateEmpty(const TVMFFITypeInfo* info) {
-  if (info->metadata != nullptr && info->metadata->creator != nullptr) {
-    TVMFFIObjectHandle made = nullptr;
-    if (info->metadata->creator(&made) != 0) return StatusFromPendingError();
-    TVMFFIAny raw = NoneAny();
-    raw.type_index = static_cast<TVMFFIObject*>(made)->type_index;
-    raw.v_obj = static_cast<TVMFFIObject*>(made);
-    return Any::AdoptRaw(raw);
-  }
-  TVMFFIObject* make = TypeAttrFunction("__ffi_new__", info->type_index);
-  if (make == nullptr) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {"type ", KeyOf(info), " has neither a creator nor __ffi_new__"});
-  }
-  TVMFFIAny made = NoneAny();
-  if (TVMFFIFunctionCall(make, nullptr, 0, &made) != 0) {
-    return StatusFromPendingError();
-  }
-  return Any::AdoptRaw(made);
-}
-
 // "ffi._RegisterFFIInit"(type_index): the "__ffi_init__" upstream's C++
 // reflection asks the runtime to generate for a class with no explicit one.
 Status RegisterFFIInit(PackedArgs args, Any*) {
@@ -583,7 +543,7 @@ Status MakeObjectFromPackedArgs(PackedArgs args, Any* rv) {
   for (int32_t p = 0; p < num_pairs; ++p) {
     FFI_CORE_ASSIGN_OR_RETURN(names[p], args[1 + 2 * p].As<String>());
   }
-  FFI_CORE_ASSIGN_OR_RETURN(Any made, CreateEmpty(info));
+  FFI_CORE_ASSIGN_OR_RETURN(Any made, NewEmptyObject(info));
   TVMFFIObject* obj = made.raw().v_obj;
   Status status = Status::Ok();
   ForEachField(info, [&](const TVMFFIFieldInfo& f) {

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "big_int_text.h"
 #include "dataclass_globals.h"
 #include "enum_state.h"
 #include "object_fields.h"
@@ -141,60 +142,6 @@ Status AppendBytesLiteral(TextBuilder& out, TVMFFIByteArray b) {
   return out.Append("\"");
 }
 
-// A big integer's words (two's complement, least significant first) in
-// decimal: the magnitude in 32-bit limbs, divided by 10^9 until zero.
-Status AppendBigInt(TextBuilder& out, TVMFFIByteArray words) {
-  const size_t num_limbs = words.size / 4;
-  const Allocator& alloc = *GetAllocator();
-  auto* limbs = static_cast<uint32_t*>(Allocate(alloc, num_limbs * 4 + 1, alignof(uint32_t)));
-  auto* digits = static_cast<char*>(Allocate(alloc, num_limbs * 10 + 2, 1));
-  if (limbs == nullptr || digits == nullptr) {
-    if (limbs != nullptr) Deallocate(alloc, limbs, num_limbs * 4 + 1, alignof(uint32_t));
-    if (digits != nullptr) Deallocate(alloc, digits, num_limbs * 10 + 2, 1);
-    return RaiseError(ErrorKind::kMemoryError, {"ffi.ReprPrint: out of memory for a big integer"});
-  }
-  for (size_t i = 0; i < num_limbs; ++i) {
-    uint64_t w;
-    std::memcpy(&w, words.data + (i / 2) * 8, 8);
-    limbs[i] = static_cast<uint32_t>(i % 2 == 0 ? w : w >> 32);
-  }
-  const bool negative = num_limbs != 0 && (limbs[num_limbs - 1] & 0x80000000u) != 0;
-  if (negative) {  // two's complement negation: invert, add one
-    uint64_t carry = 1;
-    for (size_t i = 0; i < num_limbs; ++i) {
-      const uint64_t v = static_cast<uint64_t>(~limbs[i]) + carry;
-      limbs[i] = static_cast<uint32_t>(v);
-      carry = v >> 32;
-    }
-  }
-  size_t n = 0;
-  size_t top = num_limbs;
-  do {
-    while (top > 0 && limbs[top - 1] == 0) --top;
-    uint64_t rem = 0;
-    for (size_t i = top; i-- > 0;) {
-      const uint64_t cur = (rem << 32) | limbs[i];
-      limbs[i] = static_cast<uint32_t>(cur / 1000000000u);
-      rem = cur % 1000000000u;
-    }
-    while (top > 0 && limbs[top - 1] == 0) --top;
-    for (int d = 0; d < 9 && (top > 0 || rem != 0 || d == 0); ++d) {
-      digits[n++] = static_cast<char>('0' + rem % 10);
-      rem /= 10;
-    }
-  } while (top > 0);
-  if (negative) digits[n++] = '-';
-  for (size_t i = 0; i < n / 2; ++i) {
-    const char t = digits[i];
-    digits[i] = digits[n - 1 - i];
-    digits[n - 1 - i] = t;
-  }
-  Status s = out.Append(digits, n);
-  Deallocate(alloc, limbs, num_limbs * 4 + 1, alignof(uint32_t));
-  Deallocate(alloc, digits, num_limbs * 10 + 2, 1);
-  return s;
-}
-
 class ReprPrinter {
  public:
   ReprPrinter() {
@@ -288,7 +235,7 @@ Status ReprPrinter::PrintObject(const AnyView& v, TVMFFIObject* obj, TextBuilder
   if (obj == g_kwargs) return out.Append("<KWARGS>");
   switch (ti) {
     case kTVMFFIBigInt:
-      return AppendBigInt(out, TVMFFIBigIntGetContentByteArray(&v.raw()));
+      return AppendBigIntDecimal(out, TVMFFIBigIntGetContentByteArray(&v.raw()));
     case kTVMFFITensor: {
       const DLTensor* t = TVMFFITensorGetDLTensorPtr(obj);
       FFI_CORE_RETURN_IF_ERROR(AppendDataType(out, t->dtype));
