@@ -11,13 +11,13 @@
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
-#include <ffi_core/registry.h>
 
 #include <cstring>
 #include <new>
 
 #include "dataclass_globals.h"
 #include "enum_state.h"
+#include "global_table.h"
 #include "object_fields.h"
 #include "object_table.h"
 
@@ -305,9 +305,8 @@ Status DeepCopy(PackedArgs args, Any* rv) {
 }  // namespace
 
 Status RegisterDeepCopy() {
-  FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(&DeepCopy));
-  static constexpr char kName[] = "ffi.DeepCopy";
-  return RegisterGlobalFunction(kName, sizeof(kName) - 1, f, true);
+  static constexpr GlobalEntry kGlobals[] = {{"ffi.DeepCopy", &DeepCopy}};
+  return RegisterGlobalTable(kGlobals);
 }
 
 }  // namespace frontend

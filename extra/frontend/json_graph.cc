@@ -15,7 +15,6 @@
 #include <ffi_core/dtype.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
-#include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 
 #include <cstring>
@@ -23,6 +22,7 @@
 #include "big_int_text.h"
 #include "dataclass_globals.h"
 #include "enum_state.h"
+#include "global_table.h"
 #include "json_text.h"
 #include "object_fields.h"
 #include "text_builder.h"
@@ -592,19 +592,11 @@ Status FromJSONGraphString(PackedArgs args, Any* rv) {
 }  // namespace
 
 Status RegisterJsonGraph() {
-  struct Global {
-    const char* name;
-    Status (*fn)(PackedArgs, Any*);
-  };
-  const Global globals[] = {{"ffi.ToJSONGraph", &ToJSONGraph},
-                            {"ffi.ToJSONGraphString", &ToJSONGraphString},
-                            {"ffi.FromJSONGraph", &FromJSONGraph},
-                            {"ffi.FromJSONGraphString", &FromJSONGraphString}};
-  for (const Global& g : globals) {
-    FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(g.fn));
-    FFI_CORE_RETURN_IF_ERROR(RegisterGlobalFunction(g.name, std::strlen(g.name), f, true));
-  }
-  return Status::Ok();
+  static constexpr GlobalEntry kGlobals[] = {{"ffi.ToJSONGraph", &ToJSONGraph},
+                                             {"ffi.ToJSONGraphString", &ToJSONGraphString},
+                                             {"ffi.FromJSONGraph", &FromJSONGraph},
+                                             {"ffi.FromJSONGraphString", &FromJSONGraphString}};
+  return RegisterGlobalTable(kGlobals);
 }
 
 }  // namespace frontend

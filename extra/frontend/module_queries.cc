@@ -4,12 +4,12 @@
 #include <ffi_core/function.h>
 #include <ffi_core/module.h>
 #include <ffi_core/port.h>
-#include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 
 #include <cstring>
 #include <utility>
 
+#include "global_table.h"
 #include "support/global_lock_guard.h"
 
 namespace ffi_core {
@@ -225,11 +225,7 @@ Status WriteToFile(PackedArgs args, Any*) {
                      "them"});
 }
 
-struct Query {
-  const char* name;
-  Status (*fn)(PackedArgs, Any*);
-};
-constexpr Query kQueries[] = {
+constexpr GlobalEntry kQueries[] = {
     {"ffi.ModuleImplementsFunction", &ImplementsFunction},
     {"ffi.ModuleGetFunctionMetadata", &GetFunctionMetadata},
     {"ffi.ModuleGetFunctionDoc", &GetFunctionDoc},
@@ -243,13 +239,7 @@ constexpr Query kQueries[] = {
 
 }  // namespace
 
-Status RegisterModuleQueries() {
-  for (const Query& q : kQueries) {
-    FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(q.fn));
-    FFI_CORE_RETURN_IF_ERROR(RegisterGlobalFunction(q.name, std::strlen(q.name), f, false));
-  }
-  return Status::Ok();
-}
+Status RegisterModuleQueries() { return RegisterGlobalTable(kQueries); }
 
 }  // namespace frontend
 }  // namespace ffi_core

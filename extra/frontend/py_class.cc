@@ -3,13 +3,13 @@
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
 #include <ffi_core/object.h>
-#include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 #include <ffi_core/type_traits.h>
 
 #include <cstring>
 #include <initializer_list>
 
+#include "global_table.h"
 #include "object_fields.h"
 #include "text_builder.h"
 
@@ -573,11 +573,7 @@ Status MakeObjectFromPackedArgs(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-struct Global {
-  const char* name;
-  Status (*fn)(PackedArgs, Any*);
-};
-constexpr Global kGlobals[] = {
+constexpr GlobalEntry kGlobals[] = {
     {"ffi.MakeFieldGetter", &MakeFieldGetter},
     {"ffi.MakeFieldSetter", &MakeFieldSetter},
     {"ffi._PyClassRegisterTypeAttrColumns", &RegisterTypeAttrColumns},
@@ -589,11 +585,7 @@ constexpr Global kGlobals[] = {
 
 Status RegisterPyClassGlobals(const TVMFFIObject* kwargs) {
   g_kwargs = kwargs;
-  for (const Global& g : kGlobals) {
-    FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(g.fn));
-    FFI_CORE_RETURN_IF_ERROR(RegisterGlobalFunction(g.name, std::strlen(g.name), f, false));
-  }
-  return Status::Ok();
+  return RegisterGlobalTable(kGlobals);
 }
 
 }  // namespace frontend

@@ -9,13 +9,13 @@
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
-#include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 
 #include <cmath>
 #include <cstring>
 
 #include "dataclass_globals.h"
+#include "global_table.h"
 #include "object_fields.h"
 
 namespace ffi_core {
@@ -370,20 +370,12 @@ bool IsNotNegative(int32_t r) { return r >= 0; }
 }  // namespace
 
 Status RegisterRecursiveCompare() {
-  struct Global {
-    const char* name;
-    Status (*fn)(PackedArgs, Any*);
-  };
-  const Global globals[] = {{"ffi.RecursiveEq", &Relation<true, &IsZero>},
-                            {"ffi.RecursiveLt", &Relation<false, &IsNegative>},
-                            {"ffi.RecursiveLe", &Relation<false, &IsNotPositive>},
-                            {"ffi.RecursiveGt", &Relation<false, &IsPositive>},
-                            {"ffi.RecursiveGe", &Relation<false, &IsNotNegative>}};
-  for (const Global& g : globals) {
-    FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(g.fn));
-    FFI_CORE_RETURN_IF_ERROR(RegisterGlobalFunction(g.name, std::strlen(g.name), f, true));
-  }
-  return Status::Ok();
+  static constexpr GlobalEntry kGlobals[] = {{"ffi.RecursiveEq", &Relation<true, &IsZero>},
+                                             {"ffi.RecursiveLt", &Relation<false, &IsNegative>},
+                                             {"ffi.RecursiveLe", &Relation<false, &IsNotPositive>},
+                                             {"ffi.RecursiveGt", &Relation<false, &IsPositive>},
+                                             {"ffi.RecursiveGe", &Relation<false, &IsNotNegative>}};
+  return RegisterGlobalTable(kGlobals);
 }
 
 }  // namespace frontend

@@ -9,7 +9,6 @@
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
-#include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include <cstring>
 
 #include "dataclass_globals.h"
+#include "global_table.h"
 #include "object_fields.h"
 #include "object_table.h"
 
@@ -256,9 +256,8 @@ Status RecursiveHash(PackedArgs args, Any* rv) {
 }  // namespace
 
 Status RegisterRecursiveHash() {
-  FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(&RecursiveHash));
-  static constexpr char kName[] = "ffi.RecursiveHash";
-  return RegisterGlobalFunction(kName, sizeof(kName) - 1, f, true);
+  static constexpr GlobalEntry kGlobals[] = {{"ffi.RecursiveHash", &RecursiveHash}};
+  return RegisterGlobalTable(kGlobals);
 }
 
 }  // namespace frontend

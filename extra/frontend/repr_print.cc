@@ -10,7 +10,6 @@
 #include <ffi_core/dtype.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
-#include <ffi_core/registry.h>
 #include <ffi_core/string.h>
 
 #include <cstdlib>
@@ -19,6 +18,7 @@
 #include "big_int_text.h"
 #include "dataclass_globals.h"
 #include "enum_state.h"
+#include "global_table.h"
 #include "object_fields.h"
 #include "text_builder.h"
 
@@ -377,9 +377,8 @@ Status ReprPrint(PackedArgs args, Any* rv) {
 
 Status RegisterReprPrint(const TVMFFIObject* kwargs) {
   g_kwargs = kwargs;
-  FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(&ReprPrint));
-  static constexpr char kName[] = "ffi.ReprPrint";
-  return RegisterGlobalFunction(kName, sizeof(kName) - 1, f, false);
+  static constexpr GlobalEntry kGlobals[] = {{"ffi.ReprPrint", &ReprPrint}};
+  return RegisterGlobalTable(kGlobals);
 }
 
 }  // namespace frontend
