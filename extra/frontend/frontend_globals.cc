@@ -99,6 +99,15 @@ Status RemoveGlobal(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// "ffi.String"(s) and "ffi.Bytes"(b): the argument as that object type.
+template <typename T>
+Status Identity(PackedArgs args, Any* rv) {
+  if (args.size() != 1) return detail::RaiseArityError("ffi.String/ffi.Bytes", 1, args.size());
+  FFI_CORE_ASSIGN_OR_RETURN(T value, args[0].As<T>());
+  *rv = Any(value);
+  return Status::Ok();
+}
+
 struct Global {
   const char* name;
   Status (*fn)(PackedArgs, Any*);
@@ -110,6 +119,8 @@ constexpr Global kGlobals[] = {
        return Status::Ok();
      }},
     {"ffi.GetKwargsObject", [](PackedArgs, Any* rv) { return Sentinel(&g_kwargs, rv); }},
+    {"ffi.String", &Identity<String>},
+    {"ffi.Bytes", &Identity<Bytes>},
     {"ffi.FunctionListGlobalNamesFunctor", &ListGlobalNames},
     {"ffi.FunctionRemoveGlobal", &RemoveGlobal},
     {"ffi.ModuleGlobalsAdd", &KeepModule},
