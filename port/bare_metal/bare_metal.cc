@@ -50,6 +50,9 @@ void* LibraryOpen(const char* /*path*/, char* why, size_t why_size) {
 void* LibrarySymbol(void* /*library*/, const char* /*name*/) { return nullptr; }
 void LibraryClose(void* /*library*/) {}
 
+// Boards keep no backtraces (FFI_CORE_ERROR_BACKTRACES is 0): no unwinder.
+void VisitNativeFrames(NativeFrameVisitor /*visit*/, void* /*context*/) {}
+
 void Fatal(const char* message) {
   ffi_core_fatal(message);
   // A user hook that returns must not let the broken invariant go on. The

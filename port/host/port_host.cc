@@ -1,9 +1,12 @@
 // Host port: one calling context per thread, a mutex for tables, the C
 // library's heap, dlopen. The reference counts, the context lookup and the
 // heap's cache of freed blocks are inline, in include/ffi_core/.
+#include <cxxabi.h>
 #include <dlfcn.h>
 #include <ffi_core/port.h>
+#include <link.h>
 #include <pthread.h>
+#include <unwind.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -171,6 +174,44 @@ void* LibraryOpen(const char* path, char* why, size_t why_size) {
 }
 void* LibrarySymbol(void* library, const char* name) { return dlsym(library, name); }
 void LibraryClose(void* library) { dlclose(library); }
+
+namespace {
+
+struct Walk {
+  NativeFrameVisitor visit;
+  void* context;
+};
+
+// A frame's function: the dynamic symbol that really contains the address
+// (dladdr alone gives the nearest one below it, often another function's).
+_Unwind_Reason_Code VisitFrame(_Unwind_Context* unwind, void* arg) {
+  const Walk& walk = *static_cast<Walk*>(arg);
+  uintptr_t pc = _Unwind_GetIP(unwind);
+  if (pc == 0) return _URC_END_OF_STACK;
+  --pc;  // inside the call, not after it
+  Dl_info info;
+  void* entry = nullptr;  // the ElfW(Sym) of the symbol found
+  const char* name = nullptr;
+  char* demangled = nullptr;
+  if (dladdr1(reinterpret_cast<void*>(pc), &info, &entry, RTLD_DL_SYMENT) != 0 &&
+      entry != nullptr && info.dli_sname != nullptr &&
+      pc < reinterpret_cast<uintptr_t>(info.dli_saddr) +
+               static_cast<const ElfW(Sym)*>(entry)->st_size) {
+    int status = -1;
+    demangled = abi::__cxa_demangle(info.dli_sname, nullptr, nullptr, &status);
+    name = status == 0 ? demangled : info.dli_sname;
+  }
+  const bool more = walk.visit(name, walk.context);
+  std::free(demangled);
+  return more ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+}  // namespace
+
+void VisitNativeFrames(NativeFrameVisitor visit, void* context) {
+  Walk walk{visit, context};
+  _Unwind_Backtrace(&VisitFrame, &walk);
+}
 
 void Fatal(const char* message) {
   std::fprintf(stderr, "%s\n", message);

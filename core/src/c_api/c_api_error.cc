@@ -101,9 +101,9 @@ int TVMFFIErrorCreateWithCauseAndExtraContext(
 }
 
 const TVMFFIByteArray* TVMFFIBacktrace(const char* filename, int lineno, const char* func,
-                                       int /*cross_ffi_boundary: only this frame is given*/) {
+                                       int cross_ffi_boundary) {
   if (!FFI_CORE_ERROR_BACKTRACES) return &kNoBacktrace;
-  return detail::BacktraceLine(filename, lineno, func);
+  return detail::Backtrace(filename, lineno, func, cross_ffi_boundary != 0);
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 #include "error/backtrace.h"
 
 #include <ffi_core/object.h>
+#include <ffi_core/port.h>
 
 #include <cstring>
 
@@ -79,31 +80,108 @@ void UpdateBacktrace(TVMFFIObjectHandle error, const TVMFFIByteArray* text, int3
   Install(cell, joined);
 }
 
-const TVMFFIByteArray* BacktraceLine(const char* filename, int lineno, const char* func) {
-  // Either name may be missing (no debug information): <unknown> stands in.
-  const char* const file = filename != nullptr ? filename : "<unknown>";
-  const char* const in = func != nullptr ? func : "<unknown>";
-  const unsigned line = lineno > 0 ? static_cast<unsigned>(lineno) : 0;
-  static constexpr char kFile[] = "  File \"";
-  static constexpr char kLine[] = "\", line ";
-  static constexpr char kIn[] = ", in ";
-  const size_t file_size = std::strlen(file);
-  const size_t in_size = std::strlen(in);
-  char digits[12];
-  const size_t digits_size = WriteDecimal(digits, line);
-  const size_t size = (sizeof(kFile) - 1) + file_size + (sizeof(kLine) - 1) + digits_size +
-                      (sizeof(kIn) - 1) + in_size + 1;
-  BacktraceText* text = NewText(size);
-  if (text == nullptr) return &kEmpty;
-  char* out = const_cast<char*>(text->bytes.data);
-  for (const TVMFFIByteArray& part :
-       {TVMFFIByteArray{kFile, sizeof(kFile) - 1}, TVMFFIByteArray{file, file_size},
-        TVMFFIByteArray{kLine, sizeof(kLine) - 1}, TVMFFIByteArray{digits, digits_size},
-        TVMFFIByteArray{kIn, sizeof(kIn) - 1}, TVMFFIByteArray{in, in_size},
-        TVMFFIByteArray{"\n", 1}}) {
-    std::memcpy(out, part.data, part.size);
-    out += part.size;
+namespace {
+
+bool StartsWith(const char* s, const char* prefix) {
+  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+}
+
+// Frames that say nothing about the user's code: the runtime's own, the
+// call machinery of upstream's headers, libc's and libffi's entry frames.
+bool Uninteresting(const char* function) {
+  for (const char* prefix : {"ffi_core::", "TVMFFIBacktrace", "TVMFFIErrorSetRaisedFromCStr",
+                             "tvm::ffi::Function", "tvm::ffi::detail::", "__libc_", "ffi_call_"}) {
+    if (StartsWith(function, prefix)) return true;
   }
+  return false;
+}
+
+// Where a walk that stays on this side of the FFI stops: a call into the
+// runtime, or the Python interpreter (whose frames Python reports itself).
+bool FfiBoundary(const char* function) {
+  for (const char* prefix :
+       {"TVMFFIFunctionCall", "slot_tp_call", "object_is_not_callable", "_Py", "PyObject"}) {
+    if (StartsWith(function, prefix)) return true;
+  }
+  return false;
+}
+
+constexpr char kFile[] = "  File \"";
+constexpr char kLine[] = "\", line ";
+constexpr char kIn[] = ", in ";
+constexpr char kCut[] = "  ... (backtrace cut)\n";
+
+// The backtrace text, built in a fixed buffer: it is a diagnostic, so a
+// long one ends in a "cut" line rather than failing.
+struct Lines {
+  static constexpr size_t kCapacity = 8192;
+  char text[kCapacity];
+  size_t size = 0;
+  bool cut = false;
+  int frames_to_skip = 0;   // TVMFFIBacktrace's caller, given as the first line
+  bool after_self = false;  // past TVMFFIBacktrace's own frame
+  bool stop_at_boundary = true;
+  int frames_left = 64;
+
+  void Add(const char* file, unsigned line, const char* function) {
+    char digits[12];
+    const size_t digits_size = WriteDecimal(digits, line);
+    const TVMFFIByteArray parts[] = {{kFile, sizeof(kFile) - 1},
+                                     {file, std::strlen(file)},
+                                     {kLine, sizeof(kLine) - 1},
+                                     {digits, digits_size},
+                                     {kIn, sizeof(kIn) - 1},
+                                     {function, std::strlen(function)},
+                                     {"\n", 1}};
+    size_t need = 0;
+    for (const TVMFFIByteArray& p : parts) need += p.size;
+    if (cut || need > kCapacity - (sizeof(kCut) - 1) - size) {
+      cut = true;
+      return;
+    }
+    for (const TVMFFIByteArray& p : parts) {
+      std::memcpy(text + size, p.data, p.size);
+      size += p.size;
+    }
+  }
+
+  // One native frame, innermost first; false ends the walk.
+  static bool Visit(const char* function, void* context) {
+    Lines& self = *static_cast<Lines*>(context);
+    // Unnamed frames are not shown, as upstream; the runtime's own are not
+    // named (hidden symbols) or are uninteresting.
+    if (function == nullptr) return true;
+    if (self.stop_at_boundary && FfiBoundary(function)) return false;
+    if (Uninteresting(function)) return true;
+    if (self.frames_to_skip > 0) {
+      --self.frames_to_skip;
+      return true;
+    }
+    self.Add("<unknown>", 0, function);
+    return --self.frames_left > 0;
+  }
+};
+
+}  // namespace
+
+const TVMFFIByteArray* Backtrace(const char* filename, int lineno, const char* func,
+                                 bool cross_ffi_boundary) {
+  Lines lines;
+  lines.stop_at_boundary = !cross_ffi_boundary;
+  if (filename != nullptr && func != nullptr) {
+    // The caller names its own frame, so its native one is skipped.
+    lines.frames_to_skip = 1;
+    if (!Uninteresting(func))
+      lines.Add(filename, lineno > 0 ? static_cast<unsigned>(lineno) : 0, func);
+  }
+  port::VisitNativeFrames(&Lines::Visit, &lines);
+  if (lines.cut) {
+    std::memcpy(lines.text + lines.size, kCut, sizeof(kCut) - 1);
+    lines.size += sizeof(kCut) - 1;
+  }
+  BacktraceText* text = NewText(lines.size);
+  if (text == nullptr) return &kEmpty;
+  std::memcpy(const_cast<char*>(text->bytes.data), lines.text, lines.size);
 #if FFI_CORE_ERROR_BACKTRACES
   CallingContext::Current().SetBacktraceLine(&text->header);
   return &text->bytes;

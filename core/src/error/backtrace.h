@@ -19,10 +19,13 @@ void SetBacktrace(TVMFFIErrorCell* cell, const TVMFFIByteArray& text);
 void ReleaseBacktrace(TVMFFIErrorCell* cell);
 // The cell's update_backtrace: replaces, or appends to, the backtrace.
 void UpdateBacktrace(TVMFFIObjectHandle error, const TVMFFIByteArray* text, int32_t update_mode);
-// TVMFFIBacktrace: one line in Python's traceback form for the frame that
-// raises (`  File "<file>", line <n>, in <func>`), kept by the calling
-// context until its next call.
-const TVMFFIByteArray* BacktraceLine(const char* filename, int lineno, const char* func);
+// TVMFFIBacktrace, as upstream's: lines in Python's traceback form
+// (`  File "<file>", line <n>, in <func>`), innermost first: the frame the
+// caller names, then the native frames the port can name, without the
+// runtime's own and up to the FFI boundary unless `cross_ffi_boundary`.
+// Kept by the calling context until its next call.
+const TVMFFIByteArray* Backtrace(const char* filename, int lineno, const char* func,
+                                 bool cross_ffi_boundary);
 
 }  // namespace detail
 }  // namespace ffi_core

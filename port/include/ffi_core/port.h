@@ -121,6 +121,13 @@ void* LibraryOpen(const char* path, char* why, size_t why_size);
 void* LibrarySymbol(void* library, const char* name);
 void LibraryClose(void* library);
 
+// ---- native frames, for error backtraces ----
+// Visits the calling thread's native frames, innermost first, with each
+// frame's function name (demangled) where the port can tell it, else NULL,
+// until visit returns false. A port without an unwinder visits none.
+using NativeFrameVisitor = bool (*)(const char* function, void* context);
+void VisitNativeFrames(NativeFrameVisitor visit, void* context);
+
 // ---- fatal errors and logging ----
 // Called only for broken invariants that cannot be reported as an error
 // (e.g. a reference count underflow). Never returns.
