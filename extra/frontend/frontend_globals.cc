@@ -1,6 +1,8 @@
 // Globals that upstream's Python package (apache-tvm-ffi) looks up while it
 // imports, so it can run on libffi_core.so. Host only: linked into the
 // shared runtime, never into firmware.
+#include <ffi_core/allocator.h>
+#include <ffi_core/container/array.h>
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
@@ -12,6 +14,7 @@
 #include <ffi_core/type_table.h>
 
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "enum_state.h"
@@ -98,6 +101,50 @@ Status RemoveGlobal(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// ffi.GetGlobalFuncMetadata(name): the JSON the function was registered with,
+// empty when none; as upstream, a name with no function is an error.
+Status GetGlobalFuncMetadata(PackedArgs args, Any* rv) {
+  if (args.size() != 1) {
+    return RaiseError(ErrorKind::kTypeError, {"ffi.GetGlobalFuncMetadata(name): 1 argument"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String name, args[0].As<String>());
+  FFI_CORE_ASSIGN_OR_RETURN(Function f, GetGlobalFunction(name.data(), name.size()));
+  if (!f) {
+    return RaiseError(ErrorKind::kRuntimeError, {"Global Function is not found: ", name.data()});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String metadata, GlobalFunctionMetadata(name.data(), name.size()));
+  *rv = Any(metadata);
+  return Status::Ok();
+}
+
+// ffi.GetRegisteredTypeKeys(): every registered type's key, as an Array.
+// Keys are NUL-terminated (literals or the registry's copies), so each is
+// viewed as a C string and copied into the Array as a String.
+Status GetRegisteredTypeKeys(PackedArgs, Any* rv) {
+  size_t count = 0;
+  while (RegisteredTypeInfo(count) != nullptr) ++count;
+  Allocator* allocator = GetAllocator();
+  void* buffer = allocator != nullptr
+                     ? Allocate(*allocator, count * sizeof(AnyView), alignof(AnyView))
+                     : nullptr;
+  if (buffer == nullptr) {
+    return RaiseError(ErrorKind::kMemoryError,
+                      {"ffi.GetRegisteredTypeKeys: no memory for ", count, " type keys"});
+  }
+  AnyView* views = static_cast<AnyView*>(buffer);
+  for (size_t i = 0; i < count; ++i) {
+    TVMFFIAny raw = NoneAny();
+    raw.type_index = kTVMFFIRawStr;
+    raw.v_c_str = RegisteredTypeInfo(i)->type_key.data;
+    new (&views[i]) AnyView(AnyView::FromRaw(raw));
+  }
+  Expected<Array> keys = Array::FromViews(views, count);
+  Deallocate(*allocator, buffer, count * sizeof(AnyView), alignof(AnyView));
+  if (!keys.ok()) return keys.status();
+  *rv = Any(*keys);
+  return Status::Ok();
+}
+
 struct Global {
   const char* name;
   Status (*fn)(PackedArgs, Any*);
@@ -111,6 +158,8 @@ constexpr Global kGlobals[] = {
     {"ffi.GetKwargsObject", [](PackedArgs, Any* rv) { return Sentinel(&g_kwargs, rv); }},
     {"ffi.FunctionListGlobalNamesFunctor", &ListGlobalNames},
     {"ffi.FunctionRemoveGlobal", &RemoveGlobal},
+    {"ffi.GetGlobalFuncMetadata", &GetGlobalFuncMetadata},
+    {"ffi.GetRegisteredTypeKeys", &GetRegisteredTypeKeys},
     {"ffi.ModuleGlobalsAdd", &KeepModule},
     {"ffi.ModuleGlobalsRemove", &ReleaseModule},
 };
@@ -129,9 +178,9 @@ constexpr const char* kListedBuiltins[] = {
 // imports (and would otherwise call as NULL) but that ffi-core does not
 // provide: each raises a NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.FromJSONGraphString", "ffi.ToJSONGraphString",     "ffi.DeepCopy",    "ffi.RecursiveEq",
-    "ffi.RecursiveLt",         "ffi.RecursiveLe",           "ffi.RecursiveGt", "ffi.RecursiveGe",
-    "ffi.RecursiveHash",       "ffi.GetRegisteredTypeKeys",
+    "ffi.FromJSONGraphString", "ffi.ToJSONGraphString", "ffi.DeepCopy",
+    "ffi.RecursiveEq",         "ffi.RecursiveLt",       "ffi.RecursiveLe",
+    "ffi.RecursiveGt",         "ffi.RecursiveGe",       "ffi.RecursiveHash",
 };
 
 // Object types of upstream's runtime library that the package wraps in
