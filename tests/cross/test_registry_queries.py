@@ -60,3 +60,22 @@ def test_registered_type_keys_list_every_type_once():
     assert expected <= set(keys)
     for key in keys:
         assert tvm_ffi.core._object_type_key_to_index(key) is not None, key
+
+
+def test_payload_enums_read_value_as_their_index():
+    from tvm_ffi.dataclasses import IntEnum, StrEnum
+
+    class Level(IntEnum, type_key=name("Level")):
+        LOW = -(2**63)
+        HIGH = 7
+
+    class Space(StrEnum, type_key=name("Space")):
+        SHARED = "smem"
+
+    assert Level.LOW.value == Level.LOW._int_index == -(2**63)
+    assert Level.HIGH.value == 7 and Level(7).same_as(Level.HIGH)
+    assert Space.SHARED.value == Space.SHARED._str_index == "smem"
+    for cls in (Level, Space):
+        (value,) = [f for f in cls.__tvm_ffi_type_info__.parent_type_info.fields if f.name == "value"]
+        assert not value.c_init
+        assert "type_schema" in value.metadata
