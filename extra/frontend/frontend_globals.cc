@@ -1,7 +1,6 @@
 // Globals that upstream's Python package (apache-tvm-ffi) looks up while it
 // imports, so it can run on libffi_core.so. Host only: linked into the
 // shared runtime, never into firmware.
-#include <ffi_core/allocator.h>
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
@@ -14,14 +13,15 @@
 #include <ffi_core/type_table.h>
 
 #include <cstring>
-#include <new>
 #include <utility>
 
 #include "enum_state.h"
 #include "function/builtin_globals.h"
 #include "module_queries.h"
 #include "py_class.h"
+#include "scratch.h"
 #include "support/global_lock_guard.h"
+#include "type_convert.h"
 
 namespace ffi_core {
 namespace {
@@ -123,25 +123,36 @@ Status GetGlobalFuncMetadata(PackedArgs args, Any* rv) {
 Status GetRegisteredTypeKeys(PackedArgs, Any* rv) {
   size_t count = 0;
   while (RegisteredTypeInfo(count) != nullptr) ++count;
-  Allocator* allocator = GetAllocator();
-  void* buffer = allocator != nullptr
-                     ? Allocate(*allocator, count * sizeof(AnyView), alignof(AnyView))
-                     : nullptr;
-  if (buffer == nullptr) {
-    return RaiseError(ErrorKind::kMemoryError,
-                      {"ffi.GetRegisteredTypeKeys: no memory for ", count, " type keys"});
-  }
-  AnyView* views = static_cast<AnyView*>(buffer);
+  FFI_CORE_ASSIGN_OR_RETURN(frontend::Scratch<AnyView> views,
+                            frontend::Scratch<AnyView>::Make(count, "ffi.GetRegisteredTypeKeys"));
   for (size_t i = 0; i < count; ++i) {
     TVMFFIAny raw = NoneAny();
     raw.type_index = kTVMFFIRawStr;
     raw.v_c_str = RegisteredTypeInfo(i)->type_key.data;
-    new (&views[i]) AnyView(AnyView::FromRaw(raw));
+    views[i] = AnyView::FromRaw(raw);
   }
-  Expected<Array> keys = Array::FromViews(views, count);
-  Deallocate(*allocator, buffer, count * sizeof(AnyView), alignof(AnyView));
-  if (!keys.ok()) return keys.status();
-  *rv = Any(*keys);
+  FFI_CORE_ASSIGN_OR_RETURN(Array keys, Array::FromViews(views.data(), count));
+  *rv = Any(keys);
+  return Status::Ok();
+}
+
+// ffi.FunctionFromExternC(self, safe_call, deleter): a Function over a C
+// callback, as TVMFFIFunctionCreate makes it.
+Status FunctionFromExternC(PackedArgs args, Any* rv) {
+  if (args.size() != 3) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"ffi.FunctionFromExternC(self, safe_call, deleter): 3 arguments"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(void* self, args[0].As<void*>());
+  FFI_CORE_ASSIGN_OR_RETURN(void* safe_call, args[1].As<void*>());
+  FFI_CORE_ASSIGN_OR_RETURN(void* deleter, args[2].As<void*>());
+  if (safe_call == nullptr) {
+    return RaiseError(ErrorKind::kValueError, {"ffi.FunctionFromExternC: safe_call is NULL"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(
+      Function f, Function::FromExternC(self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+                                        reinterpret_cast<void (*)(void*)>(deleter)));
+  *rv = Any(f);
   return Status::Ok();
 }
 
@@ -160,6 +171,7 @@ constexpr Global kGlobals[] = {
     {"ffi.FunctionRemoveGlobal", &RemoveGlobal},
     {"ffi.GetGlobalFuncMetadata", &GetGlobalFuncMetadata},
     {"ffi.GetRegisteredTypeKeys", &GetRegisteredTypeKeys},
+    {"ffi.FunctionFromExternC", &FunctionFromExternC},
     {"ffi.ModuleGlobalsAdd", &KeepModule},
     {"ffi.ModuleGlobalsRemove", &ReleaseModule},
 };
@@ -235,6 +247,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
   if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
   if (!frontend::RegisterEnumState().ok()) Report("ffi.EnumState");
+  if (!frontend::RegisterConvertAttrs().ok()) Report("__ffi_convert__ of core types");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,
