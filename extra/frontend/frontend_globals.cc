@@ -15,6 +15,7 @@
 #include <cstring>
 #include <utility>
 
+#include "access_path.h"
 #include "enum_state.h"
 #include "function/builtin_globals.h"
 #include "module_queries.h"
@@ -203,8 +204,8 @@ struct LibraryType {
   const char* parent;
 };
 constexpr LibraryType kLibraryTypes[] = {
-    {"ffi.reflection.AccessStep", "ffi.Object"}, {"ffi.reflection.AccessPath", "ffi.Object"},
-    {"ffi.StructuralVisitor", "ffi.Object"},     {"ffi.StructuralMutator", "ffi.Object"},
+    {"ffi.StructuralVisitor", "ffi.Object"},
+    {"ffi.StructuralMutator", "ffi.Object"},
     {"ffi.StructuralKey", "ffi.Object"},
 };
 
@@ -247,6 +248,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
   if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
   if (!frontend::RegisterEnumState().ok()) Report("ffi.EnumState");
+  if (!frontend::RegisterAccessPath().ok()) Report("ffi.reflection.AccessPath");
   if (!frontend::RegisterConvertAttrs().ok()) Report("__ffi_convert__ of core types");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
