@@ -28,6 +28,11 @@ struct EnumStateObj {
 };
 
 int32_t g_index = -1;
+int32_t g_enum_index = -1;
+
+// ffi.Enum's fields, after the object header.
+constexpr size_t kIntIndexOffset = sizeof(TVMFFIObject);
+constexpr size_t kStrIndexOffset = sizeof(TVMFFIObject) + 8;
 
 int GetContainer(void* field, TVMFFIAny* out) {
   TVMFFIObject* obj = nullptr;
@@ -132,8 +137,6 @@ Status RegisterField(int32_t type_index, const Field& f) {
 
 constexpr const char* kIntSchema = R"({"type_schema":"{\"type\":\"int\"}"})";
 constexpr const char* kStrSchema = R"({"type_schema":"{\"type\":\"ffi.String\"}"})";
-constexpr int64_t kIntOffset = sizeof(TVMFFIObject);
-constexpr int64_t kStrOffset = sizeof(TVMFFIObject) + 8;
 
 // ffi.Enum's two indices, and the `value` that ffi.IntEnum and ffi.StrEnum
 // alias to one of them (not a constructor argument; ignored by structural
@@ -141,17 +144,19 @@ constexpr int64_t kStrOffset = sizeof(TVMFFIObject) + 8;
 Status RegisterEnumBase() {
   FFI_CORE_ASSIGN_OR_RETURN(int32_t base,
                             GetOrAllocTypeIndex(Text("ffi.Enum"), -1, 1, 0, true, kTVMFFIObject));
-  const Field int_index = {"_int_index",
-                           8,
-                           kIntOffset,
-                           &GetInt64,
-                           &SetInt64,
-                           kTVMFFIInt,
-                           kTVMFFIFieldFlagBitMaskSEqHashIgnore,
-                           kIntSchema};
+  g_enum_index = base;
+  const Field int_index = {
+      "_int_index", 8,          static_cast<int64_t>(kIntIndexOffset), &GetInt64,
+      &SetInt64,    kTVMFFIInt, kTVMFFIFieldFlagBitMaskSEqHashIgnore,  kIntSchema};
   // A String kept as a 16-byte Any (its small form inline): Any storage.
-  const Field str_index = {"_str_index", 16,         kStrOffset, &GetString,
-                           &SetString,   kTVMFFIAny, 0,          kStrSchema};
+  const Field str_index = {"_str_index",
+                           16,
+                           static_cast<int64_t>(kStrIndexOffset),
+                           &GetString,
+                           &SetString,
+                           kTVMFFIAny,
+                           0,
+                           kStrSchema};
   FFI_CORE_RETURN_IF_ERROR(RegisterField(base, int_index));
   FFI_CORE_RETURN_IF_ERROR(RegisterField(base, str_index));
   constexpr int64_t kAliasFlags =
@@ -210,6 +215,18 @@ Status RegisterEnumState() {
   method.method = held.raw();
   if (TVMFFITypeRegisterMethod(g_index, &method) != 0) return Status(ErrorKind::kRuntimeError);
   return RegisterEnumBase();
+}
+
+bool IsEnumMember(const TVMFFIObject* obj) {
+  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index);
+  return g_enum_index >= 0 && info != nullptr && info->type_depth > 1 &&
+         info->type_ancestors[1] != nullptr && info->type_ancestors[1]->type_index == g_enum_index;
+}
+
+AnyView EnumMemberName(const TVMFFIObject* member) {
+  TVMFFIAny raw;
+  std::memcpy(&raw, reinterpret_cast<const char*>(member) + kStrIndexOffset, sizeof(raw));
+  return AnyView::FromRaw(raw);
 }
 
 }  // namespace frontend

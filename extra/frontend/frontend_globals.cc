@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "access_path.h"
+#include "dataclass_globals.h"
 #include "enum_state.h"
 #include "function/builtin_globals.h"
 #include "module_queries.h"
@@ -191,9 +192,8 @@ constexpr const char* kListedBuiltins[] = {
 // imports (and would otherwise call as NULL) but that ffi-core does not
 // provide: each raises a NotImplementedError naming itself when called.
 constexpr const char* kNotProvided[] = {
-    "ffi.FromJSONGraphString", "ffi.ToJSONGraphString", "ffi.DeepCopy",
-    "ffi.RecursiveEq",         "ffi.RecursiveLt",       "ffi.RecursiveLe",
-    "ffi.RecursiveGt",         "ffi.RecursiveGe",       "ffi.RecursiveHash",
+    "ffi.FromJSONGraphString",
+    "ffi.ToJSONGraphString",
 };
 
 // Object types of upstream's runtime library that the package wraps in
@@ -250,6 +250,10 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterEnumState().ok()) Report("ffi.EnumState");
   if (!frontend::RegisterAccessPath().ok()) Report("ffi.reflection.AccessPath");
   if (!frontend::RegisterConvertAttrs().ok()) Report("__ffi_convert__ of core types");
+  if (!frontend::RegisterReprPrint(&g_kwargs).ok()) Report("ffi.ReprPrint");
+  if (!frontend::RegisterRecursiveCompare().ok()) Report("ffi.Recursive* comparisons");
+  if (!frontend::RegisterRecursiveHash().ok()) Report("ffi.RecursiveHash");
+  if (!frontend::RegisterDeepCopy().ok()) Report("ffi.DeepCopy");
   for (const char* name : kNotProvided) {
     auto raise = [name](PackedArgs, Any*) {
       return RaiseError(ErrorKind::kNotImplementedError,

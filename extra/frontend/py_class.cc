@@ -8,6 +8,10 @@
 #include <ffi_core/type_traits.h>
 
 #include <cstring>
+#include <initializer_list>
+
+#include "object_fields.h"
+#include "text_builder.h"
 
 namespace ffi_core {
 namespace frontend {
@@ -25,20 +29,6 @@ Storage StorageOf(const TVMFFIFieldInfo& f) {
     return f.size == static_cast<int64_t>(sizeof(void*)) ? Storage::kObject : Storage::kAny;
   }
   return f.field_static_type_index >= kTVMFFIStaticObjectBegin ? Storage::kObject : Storage::kPlain;
-}
-
-// Every field of the type, its ancestors' first, as upstream orders them.
-template <typename F>
-void ForEachField(const TVMFFITypeInfo* info, F&& f) {
-  for (int32_t d = 0; d <= info->type_depth; ++d) {
-    const TVMFFITypeInfo* t = d < info->type_depth ? info->type_ancestors[d] : info;
-    if (t == nullptr) continue;
-    for (int32_t i = 0; i < t->num_fields; ++i) f(t->fields[i]);
-  }
-}
-
-char* FieldAt(TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
-  return reinterpret_cast<char*>(obj) + f.offset;
 }
 
 // ---- field getters: C functions that read a field into an owned value ----
@@ -238,30 +228,9 @@ Status MakeFieldSetter(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-// Calls a field's setter (a Function or a C setter) with an owned value.
-Status CallSetter(TVMFFIObject* obj, const TVMFFIFieldInfo& f, const TVMFFIAny& value) {
-  if (f.setter == nullptr) {
-    return RaiseError(ErrorKind::kTypeError, {"field '", f.name.data, "' has no setter"});
-  }
-  void* field = FieldAt(obj, f);
-  if (f.flags & kTVMFFIFieldFlagBitSetterIsFunctionObj) {
-    TVMFFIAny call_args[2] = {NoneAny(), value};
-    call_args[0].type_index = kTVMFFIOpaquePtr;
-    call_args[0].v_ptr = field;
-    TVMFFIAny result = NoneAny();
-    if (TVMFFIFunctionCall(f.setter, call_args, 2, &result) != 0) return StatusFromPendingError();
-    static_cast<void>(Any::AdoptRaw(result));
-    return Status::Ok();
-  }
-  if (reinterpret_cast<TVMFFIFieldSetter>(f.setter)(field, &value) != 0) {
-    return StatusFromPendingError();
-  }
-  return Status::Ok();
-}
-
-Status CallSetterToDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
+Status WriteFieldDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
   if (!(f.flags & kTVMFFIFieldFlagBitMaskDefaultFromFactory)) {
-    return CallSetter(obj, f, f.default_value_or_factory);
+    return WriteField(obj, f, f.default_value_or_factory);
   }
   if (f.default_value_or_factory.type_index != kTVMFFIFunction) {
     return RaiseError(ErrorKind::kTypeError,
@@ -272,7 +241,7 @@ Status CallSetterToDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
     return StatusFromPendingError();
   }
   const Any owned = Any::AdoptRaw(made);
-  return CallSetter(obj, f, owned.raw());
+  return WriteField(obj, f, owned.raw());
 }
 
 // ---- objects of a Python-defined type ----
@@ -316,9 +285,30 @@ Any AsAny(ObjectPtr<TVMFFIObject> obj) {
   return Any::AdoptRaw(raw);
 }
 
-const char* KeyOf(const TVMFFITypeInfo* info) { return info->type_key.data; }
-
 Expected<Any> CreateEmpty(const TVMFFITypeInfo* info);
+
+// Re-raises the pending error under a heading, as upstream nests a field's
+// conversion error: "heading:" then the message, each line indented.
+Status RaiseNested(ErrorKind kind, std::initializer_list<const char*> heading) {
+  Error e = Error::MoveFromRaised();
+  const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
+  TextBuilder text;
+  Status s = Status::Ok();
+  for (const char* part : heading) {
+    if (s.ok()) s = text.Append(part);
+  }
+  if (s.ok()) s = text.Append(":\n  ");
+  for (size_t i = 0, start = 0; s.ok() && i <= m.size; ++i) {
+    if (i == m.size || m.data[i] == '\n') {
+      s = text.Append(m.data + start, i - start);
+      if (s.ok() && i < m.size) s = text.Append("\n  ");
+      start = i + 1;
+    }
+  }
+  if (s.ok()) s = text.Append("", 1);  // NUL
+  if (!s.ok()) return s;
+  return RaiseError(kind, {text.data()});
+}
 
 // "__ffi_init__": binds positional arguments, then (after the kwargs
 // sentinel) name/value pairs, to the fields in upstream's order: positional
@@ -389,12 +379,10 @@ Status Init::operator()(PackedArgs args, Any* rv) const {
   }
   bool set[kMaxInitFields] = {};
   auto bind = [&](int32_t i, const TVMFFIAny& value, const char* what) -> Status {
-    Status s = CallSetter(obj.get(), *fields[i], value);
+    Status s = WriteField(obj.get(), *fields[i], value);
     if (!s.ok()) {
-      Error e = Error::MoveFromRaised();
-      const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
-      return RaiseError(s.kind(), {KeyOf(info), ".__ffi_init__() ", what, " '",
-                                   fields[i]->name.data, "': ", m.data});
+      return RaiseNested(s.kind(),
+                         {KeyOf(info), ".__ffi_init__() ", what, " '", fields[i]->name.data, "'"});
     }
     set[i] = true;
     return Status::Ok();
@@ -431,12 +419,10 @@ Status Init::operator()(PackedArgs args, Any* rv) const {
   for (int32_t i = 0; i < n; ++i) {
     if (set[i]) continue;
     if (has_default(fields[i])) {
-      Status s = CallSetterToDefault(obj.get(), *fields[i]);
+      Status s = WriteFieldDefault(obj.get(), *fields[i]);
       if (!s.ok()) {
-        Error e = Error::MoveFromRaised();
-        const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
-        return RaiseError(s.kind(), {KeyOf(info), ".__ffi_init__() default for field '",
-                                     fields[i]->name.data, "': ", m.data});
+        return RaiseNested(s.kind(), {KeyOf(info), ".__ffi_init__() default for field '",
+                                      fields[i]->name.data, "'"});
       }
     } else if (init(fields[i])) {
       return RaiseError(ErrorKind::kTypeError,
@@ -540,17 +526,13 @@ Expected<Any> CreateEmpty(const TVMFFITypeInfo* info) {
     raw.v_obj = static_cast<TVMFFIObject*>(made);
     return Any::AdoptRaw(raw);
   }
-  static constexpr char kNew[] = "__ffi_new__";
-  const TVMFFIByteArray name{kNew, sizeof(kNew) - 1};
-  const TVMFFITypeAttrColumn* column = TVMFFIGetTypeAttrColumn(&name);
-  const int32_t at = column != nullptr ? info->type_index - column->begin_index : -1;
-  if (at < 0 || column == nullptr || at >= column->size ||
-      column->data[at].type_index != kTVMFFIFunction) {
+  TVMFFIObject* make = TypeAttrFunction("__ffi_new__", info->type_index);
+  if (make == nullptr) {
     return RaiseError(ErrorKind::kTypeError,
                       {"type ", KeyOf(info), " has neither a creator nor __ffi_new__"});
   }
   TVMFFIAny made = NoneAny();
-  if (TVMFFIFunctionCall(column->data[at].v_obj, nullptr, 0, &made) != 0) {
+  if (TVMFFIFunctionCall(make, nullptr, 0, &made) != 0) {
     return StatusFromPendingError();
   }
   return Any::AdoptRaw(made);
@@ -612,9 +594,9 @@ Status MakeObjectFromPackedArgs(PackedArgs args, Any* rv) {
     }
     if (found >= 0) {
       used[found] = true;
-      status = CallSetter(obj, f, args[2 + 2 * found].raw());
+      status = WriteField(obj, f, args[2 + 2 * found].raw());
     } else if (f.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      status = CallSetterToDefault(obj, f);
+      status = WriteFieldDefault(obj, f);
     } else {
       status = RaiseError(ErrorKind::kTypeError, {"Required field `", f.name.data,
                                                   "` not set in type `", KeyOf(info), "`"});

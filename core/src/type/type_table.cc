@@ -40,6 +40,11 @@ extern const TVMFFITypeInfo g_static[kNumStaticTypes];
 // Every static object type derives directly from ffi.Object.
 const TVMFFITypeInfo* const g_object_ancestry[1] = {&g_static[kObjectSlot]};
 
+// ffi.Object's size, as upstream publishes it: the Python package sizes a
+// Python-defined type's fields from its ancestors' total_size.
+const TVMFFITypeMetadata g_object_metadata = {
+    {"", 0}, nullptr, static_cast<int32_t>(sizeof(TVMFFIObject)), kTVMFFISEqHashKindUnsupported};
+
 template <size_t N>
 constexpr TVMFFITypeInfo StaticType(int32_t type_index, const char (&key)[N]) {
   const int32_t depth = type_index > kTVMFFIObject ? 1 : 0;
@@ -53,7 +58,7 @@ constexpr TVMFFITypeInfo StaticType(int32_t type_index, const char (&key)[N]) {
       0,
       nullptr,
       nullptr,
-      nullptr};
+      type_index == kTVMFFIObject ? &g_object_metadata : nullptr};
 }
 
 // Read-only (flash on a board), in slot order; the keys are upstream's.
