@@ -62,8 +62,14 @@ TEST_CASE("global functions keep the metadata they were registered with until re
   REQUIRE(got.ok());
   CHECK(got->size() == 0);
 
-  // Registered again with metadata, then removed: nothing is left (the scope checks the memory).
+  // Registered again with metadata; a refused registration keeps it. Then
+  // removed: nothing is left (the scope checks the memory).
   REQUIRE(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 1) == 0);
+  const std::string other = R"({"int_attr":2})";
+  TVMFFIMethodInfo again = info;
+  again.metadata = TVMFFIByteArray{other.data(), other.size()};
+  CHECK(TVMFFIFunctionSetGlobalFromMethodInfo(&again, 0) != 0);
+  CHECK(TakeError().kind == "KeyError");
   CHECK(GlobalFunctionMetadata(kName, std::strlen(kName))->size() == metadata.size());
   CHECK(RemoveGlobalFunction(kName, std::strlen(kName)));
   CHECK(GlobalFunctionMetadata(kName, std::strlen(kName))->size() == 0);

@@ -53,22 +53,28 @@ void Release(MetadataNode* node) {
   if (node != nullptr) ObjectDecRef(&node->header);
 }
 
-Status SetMetadata(const char* name, size_t size, const TVMFFIByteArray& metadata) {
-  FFI_CORE_ASSIGN_OR_RETURN(String owned_name, String::FromBytes(name, size));
+// A node for `name`, not yet in the list: made before the function is
+// registered, so running out of memory leaves nothing half done.
+Expected<MetadataNode*> NewNode(const TVMFFIByteArray& name, const TVMFFIByteArray& metadata) {
+  FFI_CORE_ASSIGN_OR_RETURN(String owned_name, String::FromBytes(name.data, name.size));
   FFI_CORE_ASSIGN_OR_RETURN(String owned_metadata, String::FromBytes(metadata.data, metadata.size));
   FFI_CORE_ASSIGN_OR_RETURN(MetadataNode * node, NewObject<MetadataNode>(kTVMFFIObject, 0));
   node->name = std::move(owned_name);
   node->metadata = std::move(owned_metadata);
+  return node;
+}
+
+// Puts `node` in the list, in place of a node of the same name.
+void Insert(MetadataNode* node) {
   MetadataNode* old = nullptr;
   {
     detail::GlobalLockGuard lock;
-    MetadataNode** link = Find(name, size);
+    MetadataNode** link = Find(node->name.data(), node->name.size());
     old = *link;
     node->next = old != nullptr ? old->next : nullptr;
     *link = node;
   }
   Release(old);
-  return Status::Ok();
 }
 
 }  // namespace
@@ -103,10 +109,20 @@ int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info, i
                                     "method_info->metadata");
   }
   const TVMFFIByteArray& name = method_info->name;
-  if (int rc = TVMFFIFunctionSetGlobal(&name, method_info->method.v_obj, allow_override)) return rc;
-  // Registering replaced any metadata the name had (the table's hook).
-  if (method_info->metadata.size == 0) return 0;
-  return SetMetadata(name.data, name.size, method_info->metadata).ToReturnCode();
+  // A bad name is TVMFFIFunctionSetGlobal's to refuse.
+  MetadataNode* node = nullptr;
+  if (method_info->metadata.size != 0 && name.size != 0 && !c_boundary::NullBytes(name)) {
+    Expected<MetadataNode*> made = NewNode(name, method_info->metadata);
+    if (!made.ok()) return made.status().ToReturnCode();
+    node = *made;
+  }
+  if (int rc = TVMFFIFunctionSetGlobal(&name, method_info->method.v_obj, allow_override)) {
+    Release(node);
+    return rc;
+  }
+  // Registering dropped any metadata the name had (the table's hook).
+  if (node != nullptr) Insert(node);
+  return 0;
 }
 
 }  // extern "C"
