@@ -1,9 +1,10 @@
 #include "big_int_text.h"
 
-#include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
 
 #include <cstring>
+
+#include "scratch.h"
 
 namespace ffi_core {
 namespace frontend {
@@ -12,14 +13,10 @@ namespace frontend {
 // decimal: the magnitude in 32-bit limbs, divided by 10^9 until zero.
 Status AppendBigIntDecimal(TextBuilder& out, TVMFFIByteArray words) {
   const size_t num_limbs = words.size / 4;
-  const Allocator& alloc = *GetAllocator();
-  auto* limbs = static_cast<uint32_t*>(Allocate(alloc, num_limbs * 4 + 1, alignof(uint32_t)));
-  auto* digits = static_cast<char*>(Allocate(alloc, num_limbs * 10 + 2, 1));
-  if (limbs == nullptr || digits == nullptr) {
-    if (limbs != nullptr) Deallocate(alloc, limbs, num_limbs * 4 + 1, alignof(uint32_t));
-    if (digits != nullptr) Deallocate(alloc, digits, num_limbs * 10 + 2, 1);
-    return RaiseError(ErrorKind::kMemoryError, {"out of memory printing a big integer"});
-  }
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<uint32_t> limbs,
+                            Scratch<uint32_t>::Make(num_limbs, "a big integer's digits"));
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<char> digits,
+                            Scratch<char>::Make(num_limbs * 10 + 2, "a big integer's digits"));
   for (size_t i = 0; i < num_limbs; ++i) {
     uint64_t w;
     std::memcpy(&w, words.data + (i / 2) * 8, 8);
@@ -56,10 +53,7 @@ Status AppendBigIntDecimal(TextBuilder& out, TVMFFIByteArray words) {
     digits[i] = digits[n - 1 - i];
     digits[n - 1 - i] = t;
   }
-  Status s = out.Append(digits, n);
-  Deallocate(alloc, limbs, num_limbs * 4 + 1, alignof(uint32_t));
-  Deallocate(alloc, digits, num_limbs * 10 + 2, 1);
-  return s;
+  return out.Append(digits.data(), n);
 }
 
 Expected<Any> IntegerFromDecimal(const char* text, size_t size) {
@@ -69,17 +63,13 @@ Expected<Any> IntegerFromDecimal(const char* text, size_t size) {
   // Each decimal digit adds under 3.33 bits; one spare limb for the sign.
   const size_t num_limbs = (size - first) / 9 + 2;
   const size_t bytes = ((num_limbs + 1) / 2) * 8;
-  const Allocator& alloc = *GetAllocator();
-  auto* limbs = static_cast<uint32_t*>(Allocate(alloc, bytes, alignof(uint64_t)));
-  if (limbs == nullptr) {
-    return RaiseError(ErrorKind::kMemoryError, {"out of memory reading a big integer"});
-  }
-  std::memset(limbs, 0, bytes);
-  Status status = Status::Ok();
-  for (size_t i = first; i < size && status.ok(); ++i) {
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<uint32_t> limbs,
+                            Scratch<uint32_t>::Make(bytes / 4, "a big integer"));
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<uint64_t> words,
+                            Scratch<uint64_t>::Make(bytes / 8, "a big integer"));
+  for (size_t i = first; i < size; ++i) {
     if (text[i] < '0' || text[i] > '9') {
-      status = RaiseError(ErrorKind::kValueError, {"not a decimal integer"});
-      break;
+      return RaiseError(ErrorKind::kValueError, {"not a decimal integer"});
     }
     uint64_t carry = static_cast<uint64_t>(text[i] - '0');
     for (size_t k = 0; k < bytes / 4; ++k) {
@@ -88,7 +78,7 @@ Expected<Any> IntegerFromDecimal(const char* text, size_t size) {
       carry = v >> 32;
     }
   }
-  if (status.ok() && negative) {  // two's complement negation: invert, add one
+  if (negative) {  // two's complement negation: invert, add one
     uint64_t carry = 1;
     for (size_t k = 0; k < bytes / 4; ++k) {
       const uint64_t v = static_cast<uint64_t>(~limbs[k]) + carry;
@@ -96,21 +86,14 @@ Expected<Any> IntegerFromDecimal(const char* text, size_t size) {
       carry = v >> 32;
     }
   }
-  Expected<Any> result = status;
-  if (status.ok()) {
-    // Limbs pair into native 64-bit words (low limb first).
-    auto* words = reinterpret_cast<char*>(limbs);
-    for (size_t w = 0; w < bytes / 8; ++w) {
-      const uint64_t word = uint64_t{limbs[2 * w]} | (uint64_t{limbs[2 * w + 1]} << 32);
-      std::memcpy(words + 8 * w, &word, 8);
-    }
-    const TVMFFIByteArray input{words, bytes};
-    TVMFFIAny out = NoneAny();
-    result = TVMFFIBigIntFromByteArray(&input, &out) == 0 ? Expected<Any>(Any::AdoptRaw(out))
-                                                          : Expected<Any>(StatusFromPendingError());
+  // Limbs pair into native 64-bit words (low limb first).
+  for (size_t w = 0; w < bytes / 8; ++w) {
+    words[w] = uint64_t{limbs[2 * w]} | (uint64_t{limbs[2 * w + 1]} << 32);
   }
-  Deallocate(alloc, limbs, bytes, alignof(uint64_t));
-  return result;
+  const TVMFFIByteArray input{reinterpret_cast<const char*>(words.data()), bytes};
+  TVMFFIAny out = NoneAny();
+  if (TVMFFIBigIntFromByteArray(&input, &out) != 0) return StatusFromPendingError();
+  return Any::AdoptRaw(out);
 }
 
 }  // namespace frontend

@@ -5,7 +5,6 @@
 // copied once, so sharing and cycles survive the copy. An Array or Map met
 // again while its own copy is being built is referenced as the original
 // first, and every copy is repointed at the finished copy at the end.
-#include <ffi_core/allocator.h>
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>
 #include <ffi_core/container/map.h>
@@ -13,13 +12,13 @@
 #include <ffi_core/function.h>
 
 #include <cstring>
-#include <new>
 
 #include "dataclass_globals.h"
 #include "enum_state.h"
 #include "global_table.h"
 #include "object_fields.h"
 #include "object_table.h"
+#include "scratch.h"
 
 namespace ffi_core {
 namespace frontend {
@@ -29,36 +28,8 @@ bool SameValue(const AnyView& a, const AnyView& b) {
   return a.type_index() == b.type_index() && a.raw().v_int64 == b.raw().v_int64;
 }
 
-// n owned values in a buffer from the installed allocator.
-class AnyBuffer {
- public:
-  explicit AnyBuffer(size_t n) : n_(n) {
-    items_ = static_cast<Any*>(Allocate(*GetAllocator(), (n + 1) * sizeof(Any), alignof(Any)));
-    if (items_ != nullptr) {
-      for (size_t i = 0; i < n; ++i) new (&items_[i]) Any();
-    }
-  }
-  AnyBuffer(const AnyBuffer&) = delete;
-  AnyBuffer& operator=(const AnyBuffer&) = delete;
-  ~AnyBuffer() {
-    if (items_ == nullptr) return;
-    for (size_t i = 0; i < n_; ++i) items_[i].~Any();
-    Deallocate(*GetAllocator(), items_, (n_ + 1) * sizeof(Any), alignof(Any));
-  }
-  bool ok() const { return items_ != nullptr; }
-  Any& operator[](size_t i) { return items_[i]; }
-  // Views of the items, for the containers' constructors.
-  const AnyView* views() const { return reinterpret_cast<const AnyView*>(items_); }
-
- private:
-  Any* items_;
-  size_t n_;
-};
-
-Status OutOfMemory(size_t n) {
-  return RaiseError(ErrorKind::kMemoryError,
-                    {"ffi.DeepCopy: out of memory for a container of ", n, " items"});
-}
+// The views of n owned values, for the containers' constructors.
+const AnyView* Views(Scratch<Any>& items) { return reinterpret_cast<const AnyView*>(items.data()); }
 
 class DeepCopier {
  public:
@@ -143,12 +114,11 @@ Expected<Any> DeepCopier::CopySequence(TVMFFIObject* obj, bool is_list) {
     }
     return Any(list);
   }
-  AnyBuffer copied(n);
-  if (!copied.ok()) return OutOfMemory(n);
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<Any> copied, Scratch<Any>::Make(n, "ffi.DeepCopy"));
   for (size_t i = 0; i < n; ++i) {
     FFI_CORE_ASSIGN_OR_RETURN(copied[i], Copy(items[i]));
   }
-  FFI_CORE_ASSIGN_OR_RETURN(Array array, Array::FromViews(copied.views(), n));
+  FFI_CORE_ASSIGN_OR_RETURN(Array array, Array::FromViews(Views(copied), n));
   const Any result(array);
   FFI_CORE_RETURN_IF_ERROR(copies_.Put(obj, result));
   return result;
@@ -169,15 +139,14 @@ Expected<Any> DeepCopier::CopyMap(const AnyView& v, TVMFFIObject* obj) {
     }
     return Any(dict);
   } else {
-    AnyBuffer pairs(2 * n);
-    if (!pairs.ok()) return OutOfMemory(n);
+    FFI_CORE_ASSIGN_OR_RETURN(Scratch<Any> pairs, Scratch<Any>::Make(2 * n, "ffi.DeepCopy"));
     size_t i = 0;
     for (const MapPair& p : original) {
       FFI_CORE_ASSIGN_OR_RETURN(pairs[i], Copy(p.key));
       FFI_CORE_ASSIGN_OR_RETURN(pairs[i + 1], Copy(p.value));
       i += 2;
     }
-    FFI_CORE_ASSIGN_OR_RETURN(Map map, Map::FromPairs(pairs.views(), n));
+    FFI_CORE_ASSIGN_OR_RETURN(Map map, Map::FromPairs(Views(pairs), n));
     const Any result(map);
     FFI_CORE_RETURN_IF_ERROR(copies_.Put(obj, result));
     return result;
@@ -256,8 +225,7 @@ Status DeepCopier::RepointDict(const Any& value) {
   // Entries to replace, as (old key, new key, new value), collected first:
   // the dict cannot change while it is walked.
   const size_t n = dict.size();
-  AnyBuffer changes(3 * n);
-  if (!changes.ok()) return OutOfMemory(n);
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<Any> changes, Scratch<Any>::Make(3 * n, "ffi.DeepCopy"));
   size_t count = 0;
   for (const MapPair& p : dict) {
     FFI_CORE_ASSIGN_OR_RETURN(Any key, Mapped(p.key));

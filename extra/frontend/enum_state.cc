@@ -106,37 +106,72 @@ int SetString(void* field, const TVMFFIAny* value) {
   return 0;
 }
 
+// A field as upstream's reflection registers it: type schema metadata, and a
+// setter even when read-only (the enum machinery sets fields of C++-backed
+// entries through it).
+struct Field {
+  const char* name;
+  int64_t size;
+  int64_t offset;
+  TVMFFIFieldGetter getter;
+  TVMFFIFieldSetter setter;
+  int32_t type_index;
+  int64_t flags;
+  const char* metadata;
+};
+
+Status RegisterField(int32_t type_index, const Field& f) {
+  TVMFFIFieldInfo info{};
+  info.name = Text(f.name);
+  info.flags = f.flags;
+  info.size = f.size;
+  info.alignment = 8;
+  info.offset = f.offset;
+  info.getter = f.getter;
+  info.setter = reinterpret_cast<void*>(f.setter);
+  info.metadata = Text(f.metadata);
+  info.default_value_or_factory = NoneAny();
+  info.field_static_type_index = f.type_index;
+  if (TVMFFITypeRegisterField(type_index, &info) != 0) return Status(ErrorKind::kRuntimeError);
+  return Status::Ok();
+}
+
+constexpr const char* kIntSchema = R"({"type_schema":"{\"type\":\"int\"}"})";
+constexpr const char* kStrSchema = R"({"type_schema":"{\"type\":\"ffi.String\"}"})";
+
+// ffi.Enum's two indices, and the `value` that ffi.IntEnum and ffi.StrEnum
+// alias to one of them (not a constructor argument; ignored by structural
+// equality, as upstream registers them).
 Status RegisterEnumBase() {
   FFI_CORE_ASSIGN_OR_RETURN(int32_t base,
                             GetOrAllocTypeIndex(Text("ffi.Enum"), -1, 1, 0, true, kTVMFFIObject));
   g_enum_index = base;
-  struct Field {
-    const char* name;
-    int64_t size;
-    int64_t offset;
-    TVMFFIFieldGetter getter;
-    TVMFFIFieldSetter setter;
-    int32_t type_index;
-  };
-  const Field fields[] = {{"_int_index", 8, kIntIndexOffset, &GetInt64, &SetInt64, kTVMFFIInt},
-                          // A String kept as a 16-byte Any (its small form inline): Any storage.
-                          {"_str_index", 16, kStrIndexOffset, &GetString, &SetString, kTVMFFIAny}};
-  for (const Field& f : fields) {
-    TVMFFIFieldInfo info{};
-    info.name = Text(f.name);
-    info.flags = kTVMFFIFieldFlagBitMaskWritable;
-    info.size = f.size;
-    info.alignment = 8;
-    info.offset = f.offset;
-    info.getter = f.getter;
-    info.setter = reinterpret_cast<void*>(f.setter);
-    info.default_value_or_factory = NoneAny();
-    info.field_static_type_index = f.type_index;
-    if (TVMFFITypeRegisterField(base, &info) != 0) return Status(ErrorKind::kRuntimeError);
+  const Field int_index = {
+      "_int_index", 8,          static_cast<int64_t>(kIntIndexOffset), &GetInt64,
+      &SetInt64,    kTVMFFIInt, kTVMFFIFieldFlagBitMaskSEqHashIgnore,  kIntSchema};
+  // A String kept as a 16-byte Any (its small form inline): Any storage.
+  const Field str_index = {"_str_index",
+                           16,
+                           static_cast<int64_t>(kStrIndexOffset),
+                           &GetString,
+                           &SetString,
+                           kTVMFFIAny,
+                           0,
+                           kStrSchema};
+  FFI_CORE_RETURN_IF_ERROR(RegisterField(base, int_index));
+  FFI_CORE_RETURN_IF_ERROR(RegisterField(base, str_index));
+  constexpr int64_t kAliasFlags =
+      kTVMFFIFieldFlagBitMaskInitOff | kTVMFFIFieldFlagBitMaskSEqHashIgnore;
+  for (const Field* index : {&int_index, &str_index}) {
+    const char* child = index == &int_index ? "ffi.IntEnum" : "ffi.StrEnum";
+    FFI_CORE_ASSIGN_OR_RETURN(int32_t type_index,
+                              GetOrAllocTypeIndex(Text(child), -1, 2, 0, true, base));
+    if (index == &int_index) g_int_enum_index = type_index;
+    Field value = *index;
+    value.name = "value";
+    value.flags = kAliasFlags;
+    FFI_CORE_RETURN_IF_ERROR(RegisterField(type_index, value));
   }
-  FFI_CORE_ASSIGN_OR_RETURN(g_int_enum_index,
-                            GetOrAllocTypeIndex(Text("ffi.IntEnum"), -1, 2, 0, true, base));
-  FFI_CORE_RETURN_IF_ERROR(GetOrAllocTypeIndex(Text("ffi.StrEnum"), -1, 2, 0, true, base).status());
   return Status::Ok();
 }
 
@@ -145,17 +180,27 @@ Status RegisterEnumBase() {
 Status RegisterEnumState() {
   FFI_CORE_ASSIGN_OR_RETURN(
       g_index, GetOrAllocTypeIndex(Text("ffi.EnumState"), -1, 1, 0, false, kTVMFFIObject));
-  struct Field {
+  // Made by __ffi_init__, not passed to it; typed as upstream's.
+  struct StateField {
     const char* name;
     size_t offset;
     int32_t type_index;
+    const char* metadata;
   };
-  const Field fields[] = {{"entries", offsetof(EnumStateObj, entries), kTVMFFIList},
-                          {"indexes", offsetof(EnumStateObj, indexes), kTVMFFIDict},
-                          {"attrs", offsetof(EnumStateObj, attrs), kTVMFFIDict}};
-  for (const Field& f : fields) {
+  const StateField fields[] = {
+      {"entries", offsetof(EnumStateObj, entries), kTVMFFIList,
+       R"({"type_schema":"{\"type\":\"ffi.List\",\"args\":[{\"type\":\"ffi.Object\"}]}"})"},
+      {"indexes", offsetof(EnumStateObj, indexes), kTVMFFIDict,
+       R"({"type_schema":"{\"type\":\"ffi.Dict\",\"args\":[{\"type\":\"Any\"},)"
+       R"({\"type\":\"ffi.Object\"}]}"})"},
+      {"attrs", offsetof(EnumStateObj, attrs), kTVMFFIDict,
+       R"({"type_schema":"{\"type\":\"ffi.Dict\",\"args\":[{\"type\":\"ffi.String\"},)"
+       R"({\"type\":\"ffi.Dict\",\"args\":[{\"type\":\"ffi.Object\"},{\"type\":\"Any\"}]}]}"})"}};
+  for (const StateField& f : fields) {
     TVMFFIFieldInfo info{};
     info.name = Text(f.name);
+    info.flags = kTVMFFIFieldFlagBitMaskInitOff;
+    info.metadata = Text(f.metadata);
     info.size = sizeof(TVMFFIObject*);
     info.alignment = alignof(TVMFFIObject*);
     info.offset = static_cast<int64_t>(f.offset);

@@ -1,6 +1,7 @@
 // Globals that upstream's Python package (apache-tvm-ffi) looks up while it
 // imports, so it can run on libffi_core.so. Host only: linked into the
 // shared runtime, never into firmware.
+#include <ffi_core/container/array.h>
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
@@ -14,12 +15,15 @@
 #include <cstring>
 #include <utility>
 
+#include "access_path.h"
 #include "dataclass_globals.h"
 #include "enum_state.h"
 #include "function/builtin_globals.h"
 #include "module_queries.h"
 #include "py_class.h"
+#include "scratch.h"
 #include "support/global_lock_guard.h"
+#include "type_convert.h"
 
 namespace ffi_core {
 namespace {
@@ -108,6 +112,61 @@ Status Identity(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// ffi.GetGlobalFuncMetadata(name): the JSON the function was registered with,
+// empty when none; as upstream, a name with no function is an error.
+Status GetGlobalFuncMetadata(PackedArgs args, Any* rv) {
+  if (args.size() != 1) {
+    return RaiseError(ErrorKind::kTypeError, {"ffi.GetGlobalFuncMetadata(name): 1 argument"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String name, args[0].As<String>());
+  FFI_CORE_ASSIGN_OR_RETURN(Function f, GetGlobalFunction(name.data(), name.size()));
+  if (!f) {
+    return RaiseError(ErrorKind::kRuntimeError, {"Global Function is not found: ", name.data()});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String metadata, GlobalFunctionMetadata(name.data(), name.size()));
+  *rv = Any(metadata);
+  return Status::Ok();
+}
+
+// ffi.GetRegisteredTypeKeys(): every registered type's key, as an Array.
+// Keys are NUL-terminated (literals or the registry's copies), so each is
+// viewed as a C string and copied into the Array as a String.
+Status GetRegisteredTypeKeys(PackedArgs, Any* rv) {
+  size_t count = 0;
+  while (RegisteredTypeInfo(count) != nullptr) ++count;
+  FFI_CORE_ASSIGN_OR_RETURN(frontend::Scratch<AnyView> views,
+                            frontend::Scratch<AnyView>::Make(count, "ffi.GetRegisteredTypeKeys"));
+  for (size_t i = 0; i < count; ++i) {
+    TVMFFIAny raw = NoneAny();
+    raw.type_index = kTVMFFIRawStr;
+    raw.v_c_str = RegisteredTypeInfo(i)->type_key.data;
+    views[i] = AnyView::FromRaw(raw);
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Array keys, Array::FromViews(views.data(), count));
+  *rv = Any(keys);
+  return Status::Ok();
+}
+
+// ffi.FunctionFromExternC(self, safe_call, deleter): a Function over a C
+// callback, as TVMFFIFunctionCreate makes it.
+Status FunctionFromExternC(PackedArgs args, Any* rv) {
+  if (args.size() != 3) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"ffi.FunctionFromExternC(self, safe_call, deleter): 3 arguments"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(void* self, args[0].As<void*>());
+  FFI_CORE_ASSIGN_OR_RETURN(void* safe_call, args[1].As<void*>());
+  FFI_CORE_ASSIGN_OR_RETURN(void* deleter, args[2].As<void*>());
+  if (safe_call == nullptr) {
+    return RaiseError(ErrorKind::kValueError, {"ffi.FunctionFromExternC: safe_call is NULL"});
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(
+      Function f, Function::FromExternC(self, reinterpret_cast<TVMFFISafeCallType>(safe_call),
+                                        reinterpret_cast<void (*)(void*)>(deleter)));
+  *rv = Any(f);
+  return Status::Ok();
+}
+
 struct Global {
   const char* name;
   Status (*fn)(PackedArgs, Any*);
@@ -123,6 +182,9 @@ constexpr Global kGlobals[] = {
     {"ffi.Bytes", &Identity<Bytes>},
     {"ffi.FunctionListGlobalNamesFunctor", &ListGlobalNames},
     {"ffi.FunctionRemoveGlobal", &RemoveGlobal},
+    {"ffi.GetGlobalFuncMetadata", &GetGlobalFuncMetadata},
+    {"ffi.GetRegisteredTypeKeys", &GetRegisteredTypeKeys},
+    {"ffi.FunctionFromExternC", &FunctionFromExternC},
     {"ffi.ModuleGlobalsAdd", &KeepModule},
     {"ffi.ModuleGlobalsRemove", &ReleaseModule},
 };
@@ -137,13 +199,6 @@ constexpr const char* kListedBuiltins[] = {
     "ffi.Module.load_from_file.so",
 };
 
-// Library functions of upstream's runtime that the package resolves while it
-// imports (and would otherwise call as NULL) but that ffi-core does not
-// provide: each raises a NotImplementedError naming itself when called.
-constexpr const char* kNotProvided[] = {
-    "ffi.GetRegisteredTypeKeys",
-};
-
 // Object types of upstream's runtime library that the package wraps in
 // classes while it imports. ffi-core registers their keys (child, parent) so
 // the import succeeds; it never makes objects of them.
@@ -152,8 +207,8 @@ struct LibraryType {
   const char* parent;
 };
 constexpr LibraryType kLibraryTypes[] = {
-    {"ffi.reflection.AccessStep", "ffi.Object"}, {"ffi.reflection.AccessPath", "ffi.Object"},
-    {"ffi.StructuralVisitor", "ffi.Object"},     {"ffi.StructuralMutator", "ffi.Object"},
+    {"ffi.StructuralVisitor", "ffi.Object"},
+    {"ffi.StructuralMutator", "ffi.Object"},
     {"ffi.StructuralKey", "ffi.Object"},
 };
 
@@ -196,18 +251,13 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterModuleQueries().ok()) Report("ffi.Module* queries");
   if (!frontend::RegisterPyClassGlobals(&g_kwargs).ok()) Report("Python-defined types' globals");
   if (!frontend::RegisterEnumState().ok()) Report("ffi.EnumState");
+  if (!frontend::RegisterAccessPath().ok()) Report("ffi.reflection.AccessPath");
+  if (!frontend::RegisterConvertAttrs().ok()) Report("__ffi_convert__ of core types");
   if (!frontend::RegisterReprPrint(&g_kwargs).ok()) Report("ffi.ReprPrint");
   if (!frontend::RegisterRecursiveCompare().ok()) Report("ffi.Recursive* comparisons");
   if (!frontend::RegisterRecursiveHash().ok()) Report("ffi.RecursiveHash");
   if (!frontend::RegisterDeepCopy().ok()) Report("ffi.DeepCopy");
   if (!frontend::RegisterJsonGraph().ok()) Report("ffi.*JSONGraph*");
-  for (const char* name : kNotProvided) {
-    auto raise = [name](PackedArgs, Any*) {
-      return RaiseError(ErrorKind::kNotImplementedError,
-                        {name, " is part of upstream's runtime library, not of ffi-core"});
-    };
-    if (!Register(name, Function::FromPacked(raise)).ok()) Report(name);
-  }
 }
 
 }  // namespace

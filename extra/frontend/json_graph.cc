@@ -7,7 +7,6 @@
 // otherwise; bytes are base64; enum members are their index. Reading
 // checks every index and shape and refuses malformed graphs with a
 // ValueError or TypeError.
-#include <ffi_core/allocator.h>
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>
 #include <ffi_core/container/map.h>
@@ -25,6 +24,7 @@
 #include "global_table.h"
 #include "json_text.h"
 #include "object_fields.h"
+#include "scratch.h"
 #include "text_builder.h"
 
 namespace ffi_core {
@@ -315,19 +315,12 @@ Expected<Any> GraphWriter::ObjectData(const AnyView& v, TVMFFIObject* obj) {
   return Any(fields);
 }
 
-// A Shape from a List of ints, through a buffer from the installed allocator.
+// A Shape from a List of ints.
 Expected<Any> ShapeOf(const List& dims) {
-  const Allocator& alloc = *GetAllocator();
-  const size_t bytes = (dims.size() + 1) * sizeof(int64_t);
-  auto* buf = static_cast<int64_t*>(Allocate(alloc, bytes, alignof(int64_t)));
-  if (buf == nullptr) {
-    return RaiseError(ErrorKind::kMemoryError, {"out of memory for a Shape of ", dims.size()});
-  }
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<int64_t> buf, Scratch<int64_t>::Make(dims.size(), "a Shape"));
   for (size_t i = 0; i < dims.size(); ++i) buf[i] = dims.begin()[i].raw().v_int64;
-  Expected<Shape> shape = Shape::FromDims(buf, dims.size());
-  Deallocate(alloc, buf, bytes, alignof(int64_t));
-  if (!shape.ok()) return shape.status();
-  return Any(*shape);
+  FFI_CORE_ASSIGN_OR_RETURN(Shape shape, Shape::FromDims(buf.data(), dims.size()));
+  return Any(shape);
 }
 
 class GraphReader {

@@ -5,7 +5,6 @@
 // and fields without HashOff / CompareOff ones, through "__ffi_hash__" hooks.
 // A shared object is hashed once (a DAG costs its size, not its paths); one
 // met again inside itself contributes its type's hash.
-#include <ffi_core/allocator.h>
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
@@ -19,6 +18,7 @@
 #include "global_table.h"
 #include "object_fields.h"
 #include "object_table.h"
+#include "scratch.h"
 
 namespace ffi_core {
 namespace frontend {
@@ -171,17 +171,13 @@ Status Hasher::HashObject(const AnyView& v, TVMFFIObject* obj, uint64_t* out) {
 }
 
 // The entries' hashes combined in sorted order, so insertion order does not
-// matter. They are collected in a buffer from the installed allocator.
+// matter.
 template <typename M>
 Status Hasher::HashMap(const AnyView& v, uint64_t* out) {
   FFI_CORE_ASSIGN_OR_RETURN(M map, v.As<M>());
   const size_t n = map.size();
-  const Allocator& alloc = *GetAllocator();
-  auto* entries = static_cast<uint64_t*>(Allocate(alloc, (n + 1) * 8, 8));
-  if (entries == nullptr) {
-    return RaiseError(ErrorKind::kMemoryError,
-                      {"ffi.RecursiveHash: out of memory for a map of ", n, " entries"});
-  }
+  FFI_CORE_ASSIGN_OR_RETURN(Scratch<uint64_t> entries,
+                            Scratch<uint64_t>::Make(n, "ffi.RecursiveHash"));
   size_t i = 0;
   Status status = Status::Ok();
   for (const MapPair& p : map) {
@@ -193,12 +189,11 @@ Status Hasher::HashMap(const AnyView& v, uint64_t* out) {
     entries[i++] = Combine(key, value);
   }
   if (status.ok()) {
-    std::sort(entries, entries + i);
+    std::sort(entries.data(), entries.data() + i);
     uint64_t h = Combine(TypeHash(v.type_index()), n);
     for (size_t a = 0; a < i; ++a) h = Combine(h, entries[a]);
     *out = h;
   }
-  Deallocate(alloc, entries, (n + 1) * 8, 8);
   return status;
 }
 

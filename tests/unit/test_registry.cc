@@ -1,3 +1,5 @@
+#include <string>
+
 #include "test_support.h"
 
 using namespace ffi_core;
@@ -36,6 +38,48 @@ TEST_CASE("global functions: set, get, override rules") {
   CHECK(got == nullptr);
   ClearGlobalFunctions();
   CHECK(GlobalFunctionCount() == 0);
+}
+
+TEST_CASE("global functions keep the metadata they were registered with until replaced") {
+  AllocatorScope scope;
+  Expected<Function> f = Function::FromTyped([](int64_t x) { return x + 1; });
+  REQUIRE(f.ok());
+  const char* kName = "testing.with_metadata";
+  const std::string metadata = R"({"type_schema":"{\"type\":\"ffi.Function\"}","int_attr":1})";
+  TVMFFIMethodInfo info{};
+  info.name = Name(kName);
+  info.metadata = TVMFFIByteArray{metadata.data(), metadata.size()};
+  info.method = AnyView(*f).raw();
+  REQUIRE(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 0) == 0);
+  Expected<String> got = GlobalFunctionMetadata(kName, std::strlen(kName));
+  REQUIRE(got.ok());
+  CHECK(std::string_view(got->data(), got->size()) == metadata);
+
+  // A plain registration under the name drops it, as upstream's table does.
+  TVMFFIByteArray name = Name(kName);
+  REQUIRE(TVMFFIFunctionSetGlobal(&name, f->object().get(), 1) == 0);
+  got = GlobalFunctionMetadata(kName, std::strlen(kName));
+  REQUIRE(got.ok());
+  CHECK(got->size() == 0);
+
+  // Registered again with metadata; a refused registration keeps it. Then
+  // removed: nothing is left (the scope checks the memory).
+  REQUIRE(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 1) == 0);
+  const std::string other = R"({"int_attr":2})";
+  TVMFFIMethodInfo again = info;
+  again.metadata = TVMFFIByteArray{other.data(), other.size()};
+  CHECK(TVMFFIFunctionSetGlobalFromMethodInfo(&again, 0) != 0);
+  CHECK(TakeError().kind == "KeyError");
+  CHECK(GlobalFunctionMetadata(kName, std::strlen(kName))->size() == metadata.size());
+  CHECK(RemoveGlobalFunction(kName, std::strlen(kName)));
+  CHECK(GlobalFunctionMetadata(kName, std::strlen(kName))->size() == 0);
+
+  // NULL metadata bytes are refused before anything is registered.
+  info.metadata = TVMFFIByteArray{nullptr, 3};
+  CHECK(TVMFFIFunctionSetGlobalFromMethodInfo(&info, 1) != 0);
+  CHECK(TakeError().kind == "ValueError");
+  CHECK(GlobalFunctionCount() == 0);
+  ClearGlobalFunctions();
 }
 
 TEST_CASE("the global table reports when it is full") {

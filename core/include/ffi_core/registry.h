@@ -22,6 +22,9 @@ size_t GlobalFunctionCount();
 // The name of the index-th registered function (table order); an empty
 // String past the end.
 Expected<String> GlobalFunctionName(size_t index);
+// The metadata (JSON) the function `name` was registered with through
+// TVMFFIFunctionSetGlobalFromMethodInfo; empty when it had none.
+Expected<String> GlobalFunctionMetadata(const char* name, size_t name_size);
 // Releases every entry (for tests and orderly shutdown).
 void ClearGlobalFunctions();
 

@@ -22,6 +22,9 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
 int32_t FindTypeIndex(const TVMFFIByteArray& type_key);
 // The type's information, or NULL when not registered.
 const TVMFFITypeInfo* FindTypeInfo(int32_t type_index);
+// The i-th registered type (static ones first, then dynamic ones in the
+// order they were registered), or NULL past the last: for listing them all.
+const TVMFFITypeInfo* RegisteredTypeInfo(size_t i);
 // What reflection updates in place (under the global lock) for a dynamic
 // type. Static types are read-only data, so reflection on them raises a
 // NotImplementedError; an unknown index raises a KeyError naming function.

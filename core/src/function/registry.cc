@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "function/builtin_globals.h"
+#include "function/global_metadata.h"
 #include "support/global_lock_guard.h"
 
 namespace ffi_core {
@@ -71,6 +72,10 @@ Entry* Probe(const char* name, size_t size) {
   return nullptr;
 }
 
+void DropMetadata(const char* name, size_t size) {
+  if (ffi_core_global_function_dropped != nullptr) ffi_core_global_function_dropped(name, size);
+}
+
 }  // namespace
 
 Status RegisterGlobalFunction(const char* name, size_t name_size, const Function& f,
@@ -105,7 +110,10 @@ Status RegisterGlobalFunction(const char* name, size_t name_size, const Function
     e->name = Any(owned.any()).ReleaseRaw();
   }
   // Release outside the lock: a deleter may call back into the registry.
-  if (old_function != nullptr) ObjectDecRef(old_function);
+  if (old_function != nullptr) {
+    ObjectDecRef(old_function);
+    DropMetadata(name, name_size);
+  }
   return Status::Ok();
 }
 
@@ -159,6 +167,7 @@ bool RemoveGlobalFunction(const char* name, size_t name_size) {
   }
   // Released outside the lock: a deleter may call back into the registry.
   ObjectDecRef(function);
+  DropMetadata(name, name_size);
   return true;
 }
 
@@ -190,6 +199,8 @@ void ClearGlobalFunctions() {
   for (Entry& e : taken) {
     if (e.function == nullptr) continue;
     ObjectDecRef(e.function);
+    const TVMFFIByteArray name = detail::ByteSequenceView(e.name);
+    DropMetadata(name.data, name.size);
     Any::AdoptRaw(e.name).reset();
   }
 }

@@ -181,16 +181,4 @@ int TVMFFITypeRegisterMetadata(int32_t type_index, const TVMFFITypeMetadata* met
   return RegisterMetadata(type_index, *metadata).ToReturnCode();
 }
 
-int TVMFFIFunctionSetGlobalFromMethodInfo(const TVMFFIMethodInfo* method_info, int allow_override) {
-  if (method_info == nullptr)
-    return c_boundary::NullArgument("TVMFFIFunctionSetGlobalFromMethodInfo", "method_info");
-  if (method_info->method.type_index != kTVMFFIFunction) {
-    return c_boundary::Fail(
-        ErrorKind::kTypeError,
-        {"TVMFFIFunctionSetGlobalFromMethodInfo: method is not a Function (type index ",
-         method_info->method.type_index, ")"});
-  }
-  return TVMFFIFunctionSetGlobal(&method_info->name, method_info->method.v_obj, allow_override);
-}
-
 }  // extern "C"

@@ -180,6 +180,13 @@ const TVMFFITypeInfo* FindTypeInfo(int32_t type_index) {
   return t != nullptr ? &t->info : nullptr;
 }
 
+const TVMFFITypeInfo* RegisteredTypeInfo(size_t i) {
+  if (i < static_cast<size_t>(kNumStaticTypes)) return &g_static[i];
+  i -= static_cast<size_t>(kNumStaticTypes);
+  detail::GlobalLockGuard lock;
+  return i < static_cast<size_t>(g_num_dynamic) ? &g_dynamic[i].info : nullptr;
+}
+
 Expected<DynamicTypeInfo> FindDynamicTypeInfo(const char* function, int32_t type_index) {
   if (DynamicType* t = FindDynamic(type_index)) return DynamicTypeInfo{&t->info, &t->metadata};
   if (StaticSlot(type_index) >= 0) {

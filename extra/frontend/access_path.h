@@ -1,0 +1,20 @@
+// "ffi.reflection.AccessStep" and "ffi.reflection.AccessPath": the access
+// paths of upstream's reflection (tvm_ffi.access_path), as the objects its
+// Python package reads: a step is a kind (attribute, array item, map item,
+// or one of them missing) and a key; a path is its parent path, its last
+// step and its depth, with the methods upstream registers (_root, _extend,
+// _attr, ..., _is_prefix_of, _to_steps, _path_equal).
+#ifndef FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_
+#define FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_
+
+#include <ffi_core/status.h>
+
+namespace ffi_core {
+namespace frontend {
+
+Status RegisterAccessPath();
+
+}  // namespace frontend
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_

@@ -1,0 +1,64 @@
+// Scratch: a short-lived array of T from the installed allocator, given back
+// when it goes out of scope (the views a container is built from, ...).
+#ifndef FFI_CORE_EXTRA_FRONTEND_SCRATCH_H_
+#define FFI_CORE_EXTRA_FRONTEND_SCRATCH_H_
+
+#include <ffi_core/allocator.h>
+#include <ffi_core/error.h>
+
+#include <cstddef>
+#include <new>
+#include <type_traits>
+
+namespace ffi_core {
+namespace frontend {
+
+template <typename T>
+class Scratch {
+ public:
+  // `count` default-constructed items, or a MemoryError naming `what`.
+  static Expected<Scratch> Make(size_t count, const char* what) {
+    Allocator* allocator = GetAllocator();
+    void* block = nullptr;
+    if (allocator != nullptr && count <= SIZE_MAX / sizeof(T)) {
+      block = count == 0 ? nullptr : Allocate(*allocator, count * sizeof(T), alignof(T));
+    }
+    if (block == nullptr && count != 0) {
+      return RaiseError(ErrorKind::kMemoryError,
+                        {what, ": no memory for ", static_cast<unsigned long>(count), " items"});
+    }
+    T* items = static_cast<T*>(block);
+    for (size_t i = 0; i < count; ++i) new (&items[i]) T();
+    return Scratch(allocator, items, count);
+  }
+  Scratch(Scratch&& other) noexcept
+      : allocator_(other.allocator_), items_(other.items_), count_(other.count_) {
+    other.items_ = nullptr;
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  Scratch& operator=(Scratch&&) = delete;
+  ~Scratch() {
+    if (items_ == nullptr) return;
+    if constexpr (!std::is_trivially_destructible_v<T>) {
+      for (size_t i = 0; i < count_; ++i) items_[i].~T();
+    }
+    Deallocate(*allocator_, items_, count_ * sizeof(T), alignof(T));
+  }
+
+  T* data() { return items_; }
+  T& operator[](size_t i) { return items_[i]; }
+  size_t size() const { return count_; }
+
+ private:
+  Scratch(Allocator* allocator, T* items, size_t count)
+      : allocator_(allocator), items_(items), count_(count) {}
+  Allocator* allocator_;
+  T* items_;
+  size_t count_;
+};
+
+}  // namespace frontend
+}  // namespace ffi_core
+
+#endif  // FFI_CORE_EXTRA_FRONTEND_SCRATCH_H_
