@@ -386,7 +386,7 @@ static void Containers(const char* path) {
   r = CallKernel(m, "describe", "describe(m)", &map, 1);
   Release(&r);
   Release(&map);
-  for (n = 0; n <= 4; ++n) {
+  for (n = 0; n <= 9; n += n < 6 ? 1 : 3) {
     char label[32];
     args[0] = Int(n);
     snprintf(label, sizeof(label), "squares(%lld)", (long long)n);

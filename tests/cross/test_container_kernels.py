@@ -60,7 +60,7 @@ def test_maps_in(lib):
         lib.lookup({1: 2}, "a")
 
 
-@pytest.mark.parametrize("n", [0, 1, 4])
+@pytest.mark.parametrize("n", [0, 1, 4, 5, 40, 300])
 def test_maps_out(lib, n):
     m = lib.squares(n)
     assert len(m) == n
@@ -91,9 +91,10 @@ def test_list_and_dict_are_shared(lib):
     assert lib.list_append(lst, 7) == 3
     assert list(lst) == [1, 2, 7]
     d = tvm_ffi.Dict({"a": 1})
-    for i in range(3):
+    for i in range(40):  # past 4 pairs the kernel's headers switch it to the dense form
         assert lib.dict_set(d, f"k{i}", i) == i + 2
-    assert dict(d.items()) == {"a": 1, **{f"k{i}": i for i in range(3)}}
+    assert dict(d.items()) == {"a": 1, **{f"k{i}": i for i in range(40)}}
+    assert list(d.keys()) == ["a"] + [f"k{i}" for i in range(40)]
 
 
 def test_array_copy_on_write(lib):

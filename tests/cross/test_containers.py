@@ -74,6 +74,25 @@ def test_dict_set_erase_and_order():
     assert len(d) == 0
 
 
+def test_large_maps_iterate_in_the_order_both_runtimes_give():
+    # Past 4 pairs upstream's maps are dense (hashed); the order is still the
+    # insertion order, and a present key set again in a dense Dict moves last.
+    keys = [f"key{i}" if i % 2 else i for i in range(200)]
+    m = tvm_ffi.Map({k: i for i, k in enumerate(keys)})
+    assert list(m.keys()) == keys
+    assert all(m[k] == i for i, k in enumerate(keys))
+    d = tvm_ffi.Dict({k: i for i, k in enumerate(keys)})
+    for k in keys[::3]:
+        del d[k]
+    d[keys[1]] = -1
+    expected = [k for i, k in enumerate(keys) if i % 3 and i != 1] + [keys[1]]
+    assert list(d.keys()) == expected
+    assert d[keys[1]] == -1 and keys[0] not in d and keys[2] in d
+    small = tvm_ffi.Dict({1: 1, 2: 2})
+    small[1] = 10  # small: an update keeps its place
+    assert list(small.keys()) == [1, 2]
+
+
 def test_shape():
     s = tvm_ffi.Shape((2, 3, 4))
     assert tuple(s) == (2, 3, 4)

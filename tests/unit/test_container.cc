@@ -206,9 +206,13 @@ TEST_CASE("ffi.Map and ffi.Dict keep pairs in insertion order in upstream's smal
   CHECK(Int(Must("ffi.DictSize", {same})) == 12);
   Must("ffi.DictErase", {dict, int64_t{1}});
   Must("ffi.DictSetItem", {dict, int64_t{1}, "again"});  // goes last now
-  const auto* d = reinterpret_cast<const MapObj*>(dict.raw().v_obj);
-  CHECK(static_cast<const TVMFFIAny*>(d->data)[0].v_int64 == 2);
-  CHECK(static_cast<const TVMFFIAny*>(d->data)[22].v_int64 == 1);
+  // 12 pairs: upstream's dense form, still in insertion order.
+  const Dict d = dict.As<Dict>().value();
+  CHECK((d.object()->slots & kSmallMapTag) == 0);
+  CHECK(Int((*d.begin()).key) == 2);
+  int64_t last = 0;
+  for (const MapPair& p : d) last = Int(p.key);
+  CHECK(last == 1);
   CHECK(Int(Must("ffi.DictCount", {dict, int64_t{12}})) == 1);
   CHECK(Must("ffi.DictGetItemOrMissing", {dict, int64_t{13}}).raw().v_obj ==
         MissingObject().raw().v_obj);
@@ -325,4 +329,55 @@ TEST_CASE("ffi.Shape and the search for a tensor off the CPU") {
   CHECK(found.raw().v_device.device_type == kDLCUDA);
   CHECK(found.raw().v_device.device_id == 1);
   CHECK(Must("ffi.ContainerFindFirstNonCPUDevice", {Must("ffi.Array", {&cpu})}).is_none());
+}
+
+// Keys of three kinds: ints, small strings, strings longer than the small form.
+Any DenseKey(int64_t i) {
+  if (i % 3 == 0) return Any(i);
+  const std::string text = (i % 3 == 1 ? "k" : "a key longer than small ") + std::to_string(i);
+  return Any(String::FromBytes(text.data(), text.size()).value());
+}
+
+TEST_CASE("Dict past 4 pairs: upstream's dense form, found by hash, kept in insertion order") {
+  AllocatorScope scope;
+  Dict d = Dict::FromPairs(nullptr, 0).value();
+  constexpr int64_t kN = 300;
+  for (int64_t i = 0; i < kN; ++i) {
+    REQUIRE(d.Set(DenseKey(i), i).ok());
+    if (i == 3) CHECK((d.object()->slots & kSmallMapTag) != 0);  // 4 pairs: still small
+    if (i == 4) CHECK((d.object()->slots & kSmallMapTag) == 0);  // the 5th: dense
+  }
+  const MapObj* m = d.object().get();
+  CHECK(m->size == static_cast<uint64_t>(kN));
+  CHECK((m->slots & (m->slots - 1)) == 0);  // a power of two
+  CHECK(static_cast<double>(m->size) <= static_cast<double>(m->slots) * 0.99);
+  for (int64_t i = 0; i < kN; ++i)
+    CHECK(Int(Any::FromView(d.At(DenseKey(i)).value()).value()) == i);
+  CHECK(d.Find(DenseKey(kN)) == nullptr);
+  int64_t expect = 0;
+  for (const MapPair& p : d) CHECK(Int(p.value) == expect++);
+  CHECK(expect == kN);
+
+  // Erasing keeps every other key reachable and the order of the rest.
+  for (int64_t i = 0; i < kN; i += 4) REQUIRE(d.Erase(DenseKey(i)).ok());
+  CHECK_FALSE(d.Erase(DenseKey(0)).ok());
+  CHECK(TakeError().kind == "KeyError");
+  for (int64_t i = 0; i < kN; ++i) CHECK((d.Find(DenseKey(i)) != nullptr) == (i % 4 != 0));
+  expect = 1;
+  for (const MapPair& p : d) {
+    CHECK(Int(p.value) == expect);
+    expect += expect % 4 == 3 ? 2 : 1;
+  }
+  // As upstream's dense form: setting a present key moves it last.
+  REQUIRE(d.Set(DenseKey(1), int64_t{-1}).ok());
+  int64_t last = 0;
+  for (const MapPair& p : d) last = Int(p.value);
+  CHECK(last == -1);
+  CHECK(d.size() == static_cast<size_t>(kN - kN / 4));
+
+  d.Clear();
+  CHECK(d.size() == 0);
+  CHECK(d.begin() == d.end());
+  REQUIRE(d.Set(DenseKey(7), int64_t{7}).ok());
+  CHECK(Int(Any::FromView(d.At(DenseKey(7)).value()).value()) == 7);
 }

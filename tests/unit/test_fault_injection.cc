@@ -40,7 +40,7 @@ class Held {
   }
 
  private:
-  static constexpr int kCapacity = 40;
+  static constexpr int kCapacity = 64;
   TVMFFIObjectHandle h_[kCapacity] = {};
   int n_ = 0;
 };
@@ -300,10 +300,14 @@ int Containers() {
   STEP(CallKept(&held, "ffi.Map", pairs, 4, &map));
   TVMFFIAny dict = NoneAny();
   STEP(CallKept(&held, "ffi.Dict", pairs, 2, &dict));
-  for (int64_t i = 0; i < 5; ++i) {  // past the first capacity
+  // Past the small form's 4 pairs (the switch to the dense form) and past
+  // two table sizes (its growth), then an erase.
+  for (int64_t i = 0; i < 20; ++i) {
     TVMFFIAny set[3] = {dict, AnyView(i).raw(), AnyView(kLong).raw()};
     STEP(CallKept(&held, "ffi.DictSetItem", set, 3, &out));
   }
+  TVMFFIAny erase[2] = {dict, AnyView(int64_t{3}).raw()};
+  STEP(CallKept(&held, "ffi.DictErase", erase, 2, &out));
   TVMFFIAny walk_args[1] = {map};
   TVMFFIAny walk = NoneAny();
   STEP(CallKept(&held, "ffi.MapForwardIterFunctor", walk_args, 1, &walk));

@@ -133,21 +133,21 @@ Expected<Any> MapGetItemOrMissingOf(M m, Any key) {
 // moves on and says whether a pair is left.
 template <typename M>
 Expected<Function> MapForwardIterFunctorOf(M m) {
-  return Function::FromPacked([m, at = size_t{0}](PackedArgs args, Any* rv) mutable -> Status {
+  return Function::FromPacked([m, it = m.begin()](PackedArgs args, Any* rv) mutable -> Status {
     FFI_CORE_ASSIGN_OR_RETURN(int64_t command, args.size() == 1
                                                    ? args[0].As<int64_t>()
                                                    : Expected<int64_t>(detail::RaiseArityError(
                                                          "MapForwardIterFunctor", 1, args.size())));
     if (command == 2) {
-      at = at < m.size() ? at + 1 : at;
-      *rv = Any(at < m.size());
+      if (it != m.end()) ++it;
+      *rv = Any(it != m.end());
       return Status::Ok();
     }
-    if ((command != 0 && command != 1) || at >= m.size()) {
+    if ((command != 0 && command != 1) || it == m.end()) {
       return RaiseError(ErrorKind::kIndexError, {"MapForwardIterFunctor: command ", command,
-                                                 " at pair ", at, " of ", m.size()});
+                                                 " past the last of ", m.size(), " pairs"});
     }
-    const MapPair& p = m.begin()[at];
+    const MapPair& p = *it;
     FFI_CORE_ASSIGN_OR_RETURN(*rv, Any::FromView(command == 0 ? p.key : p.value));
     return Status::Ok();
   });
@@ -201,10 +201,11 @@ bool FindNonCPUDevice(const AnyView& v, DLDevice* out, int depth) {
   }
   if (v.type_index() == kTVMFFIMap || v.type_index() == kTVMFFIDict) {
     const auto* m = reinterpret_cast<const MapObj*>(v.raw().v_obj);
-    const auto* pairs = static_cast<const MapPair*>(m->data);
-    for (uint64_t i = 0; i < m->size; ++i) {
-      if (FindNonCPUDevice(pairs[i].key, out, depth + 1) ||
-          FindNonCPUDevice(pairs[i].value, out, depth + 1)) {
+    const bool small = detail::IsSmallMap(m);
+    const MapIterator end(m, small ? m->size : detail::kDenseEnd);
+    for (MapIterator it(m, small ? 0 : m->iter_head); it != end; ++it) {
+      if (FindNonCPUDevice(it->key, out, depth + 1) ||
+          FindNonCPUDevice(it->value, out, depth + 1)) {
         return true;
       }
     }

@@ -6,6 +6,7 @@
 #include <new>
 #include <utility>
 
+#include "container/dense_map.h"
 #include "container/item_buffer.h"
 
 namespace ffi_core {
@@ -15,6 +16,7 @@ MapPair* Pairs(MapObj* m) { return static_cast<MapPair*>(m->data); }
 size_t Capacity(const MapObj* m) { return static_cast<size_t>(m->slots & ~kSmallMapTag); }
 
 MapPair* FindPair(const MapObj* m, const AnyView& key) {
+  if (!detail::IsSmallMap(m)) return detail::DenseFind(m, key);
   MapPair* pairs = static_cast<MapPair*>(m->data);
   for (uint64_t i = 0; i < m->size; ++i) {
     if (AnyEqual(pairs[i].key, key)) return &pairs[i];
@@ -22,11 +24,11 @@ MapPair* FindPair(const MapObj* m, const AnyView& key) {
   return nullptr;
 }
 
-// Room for at least `needed` pairs: a new buffer (doubling), the pairs moved.
+// Room in a small map for `needed` (at most kSmallMapMaxSize) pairs: a new
+// buffer of that many, the pairs moved.
 Status Reserve(MapObj* m, size_t needed, const char* who) {
   if (needed <= Capacity(m)) return Status::Ok();
-  size_t grown = 2 * Capacity(m);
-  if (grown < needed) grown = needed < 4 ? 4 : needed;
+  const size_t grown = detail::kSmallMapMaxSize;
   void* fresh = detail::NewItemBuffer(grown, sizeof(MapPair), who);
   if (fresh == nullptr) return Status(ErrorKind::kMemoryError);
   // MapPair is relocatable (two Anys): its bytes move, the old buffer is
@@ -43,9 +45,15 @@ Status Reserve(MapObj* m, size_t needed, const char* who) {
 Status SetPair(MapObj* m, const AnyView& key, const AnyView& value, const char* who) {
   FFI_CORE_ASSIGN_OR_RETURN(Any k, Any::FromView(key));
   FFI_CORE_ASSIGN_OR_RETURN(Any v, Any::FromView(value));
+  if (!detail::IsSmallMap(m)) return detail::DenseSet(m, std::move(k), std::move(v), who);
   if (MapPair* found = FindPair(m, k)) {
     found->value = std::move(v);
     return Status::Ok();
+  }
+  if (m->size == detail::kSmallMapMaxSize) {
+    // Full: upstream's switch to the dense form.
+    FFI_CORE_RETURN_IF_ERROR(detail::DenseFromSmall(m, m->size, who));
+    return detail::DenseSet(m, std::move(k), std::move(v), who);
   }
   FFI_CORE_RETURN_IF_ERROR(Reserve(m, static_cast<size_t>(m->size) + 1, who));
   new (&Pairs(m)[m->size]) MapPair{std::move(k), std::move(v)};
@@ -69,7 +77,11 @@ Any MissingObject() {
 }
 
 MapObj::~MapObj() {
-  for (uint64_t i = 0; i < size; ++i) Pairs(this)[i].~MapPair();
+  if (detail::IsSmallMap(this)) {
+    for (uint64_t i = 0; i < size; ++i) Pairs(this)[i].~MapPair();
+  } else {
+    detail::DenseClear(this);
+  }
   if (data_deleter != nullptr) data_deleter(data);
 }
 
@@ -100,8 +112,16 @@ Expected<ObjectPtr<MapObj>> NewMapObj(int32_t type_index, const AnyView* pairs, 
   m->size = 0;
   m->slots = kSmallMapTag;
   m->data_deleter = nullptr;
+  m->fib_shift = 63;
+  m->iter_head = detail::kDenseEnd;
+  m->iter_tail = detail::kDenseEnd;
   ObjectPtr<MapObj> owned = ObjectPtr<MapObj>::Adopt(m);
-  if (n != 0) FFI_CORE_RETURN_IF_ERROR(Reserve(m, n, who));
+  // Pairs go in one by one, as upstream's ffi.Map sets them: small up to
+  // its limit, dense past it.
+  if (n != 0) {
+    FFI_CORE_RETURN_IF_ERROR(
+        Reserve(m, n < detail::kSmallMapMaxSize ? n : detail::kSmallMapMaxSize, who));
+  }
   for (size_t i = 0; i < n; ++i) {
     FFI_CORE_RETURN_IF_ERROR(SetPair(m, pairs[2 * i], pairs[2 * i + 1], who));
   }
@@ -125,6 +145,9 @@ Status Dict::Set(const AnyView& key, const AnyView& value) {
 }
 
 Status Dict::Erase(const AnyView& key) {
+  if (!detail::IsSmallMap(obj_.get())) {
+    return detail::DenseErase(obj_.get(), key) ? Status::Ok() : KeyError();
+  }
   MapPair* found = FindPair(obj_.get(), key);
   if (found == nullptr) return KeyError();
   MapPair* pairs = Pairs(obj_.get());
@@ -138,6 +161,7 @@ Status Dict::Erase(const AnyView& key) {
 }
 
 void Dict::Clear() {
+  if (!detail::IsSmallMap(obj_.get())) return detail::DenseClear(obj_.get());
   for (uint64_t i = 0; i < obj_->size; ++i) Pairs(obj_.get())[i].~MapPair();
   obj_->size = 0;
 }

@@ -1,0 +1,60 @@
+#include <ffi_core/container/any_hash.h>
+#include <ffi_core/string.h>
+
+#include <cstring>
+
+namespace ffi_core {
+namespace {
+
+uint64_t Combine(uint64_t key, uint64_t value) {
+  return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
+}
+
+// 8 bytes (little-endian, zero-padded at the end) folded per step, modulo
+// the Mersenne prime 2^31 - 1, as upstream's StableHashBytes.
+uint64_t HashBytes(const char* data, size_t size) {
+  constexpr uint64_t kMultiplier = 1099511628211ull;
+  constexpr uint64_t kMod = 2147483647ull;
+  uint64_t result = 0;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t word = 0;
+    for (size_t b = 0; b < 8; ++b)
+      word |= uint64_t{static_cast<unsigned char>(data[i + b])} << (8 * b);
+    result = (result * kMultiplier + word) % kMod;
+  }
+  if (i < size) {
+    uint64_t word = 0;
+    for (size_t b = 0; i + b < size; ++b) {
+      word |= uint64_t{static_cast<unsigned char>(data[i + b])} << (8 * b);
+    }
+    result = (result * kMultiplier + word) % kMod;
+  }
+  return result;
+}
+
+}  // namespace
+
+uint64_t AnyHash(const AnyView& v) {
+  const TVMFFIAny& raw = v.raw();
+  switch (raw.type_index) {
+    case kTVMFFISmallStr:
+    case kTVMFFISmallBytes: {
+      // The 8 inline bytes as one little-endian word, as upstream's fast path.
+      uint64_t word = 0;
+      for (size_t b = 0; b < 8; ++b)
+        word |= uint64_t{static_cast<unsigned char>(raw.v_bytes[b])} << (8 * b);
+      return Combine(raw.type_index == kTVMFFISmallStr ? kTVMFFIStr : kTVMFFIBytes,
+                     word % 2147483647ull);
+    }
+    case kTVMFFIStr:
+    case kTVMFFIBytes: {
+      const TVMFFIByteArray b = detail::ByteSequenceView(raw);
+      return Combine(static_cast<uint64_t>(raw.type_index), HashBytes(b.data, b.size));
+    }
+    default:
+      return Combine(static_cast<uint64_t>(raw.type_index), raw.v_uint64);
+  }
+}
+
+}  // namespace ffi_core
