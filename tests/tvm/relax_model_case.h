@@ -12,7 +12,9 @@ typedef struct {
   uint8_t bits;
 } RelaxTensor;
 
-enum { RELAX_BAD_DTYPE, RELAX_BAD_SHAPE };
+/* Bad inputs: the first tensor's dtype or last dimension changed; for a
+ * tuple input, a tuple of one tensor, or a tensor in the tuple's place. */
+enum { RELAX_BAD_DTYPE, RELAX_BAD_SHAPE, RELAX_BAD_ARITY, RELAX_BAD_NOT_TUPLE };
 
 /* A bad input and what TVM's VirtualMachine raised for it. */
 typedef struct {

@@ -1,11 +1,12 @@
 // Runs one whole model TVM's Relax compiled (gen_relax_models.py writes
 // RELAX_MODEL_DATA) through ffi-core's Relax VM: its `main` from the system
 // library (boards) or from TVM's shared library (host, with
-// RELAX_MODEL_DIR), called twice with a DLTensor and with a Tensor, the
-// outputs compared with numpy's (and on the host bit for bit with TVM's own
-// VirtualMachine); then bad inputs, and memory running out. Every object,
-// storage and register file comes from one static heap, whose use is
-// reported against the storage TVM's memory plan asks for.
+// RELAX_MODEL_DIR), called twice with a DLTensor and with a Tensor (a model
+// whose input is a tuple gets an Array of Tensors both times, built through
+// the C API with ffi.Array), the outputs compared with numpy's (and on the host bit for bit with
+// TVM's own VirtualMachine); then bad inputs, and memory running out. Every object, storage and
+// register file comes from one static heap, whose use is reported against the storage TVM's memory
+// plan asks for.
 #include <ffi_core/heap_allocator.h>
 #include <ffi_core/tvm_vm.h>
 #include <tvm/ffi/c_api.h>
@@ -106,10 +107,56 @@ bool CompareResult(const TVMFFIAny& result, double* worst) {
   return ok;
 }
 
-// Tensor objects over the static input, for the second run.
+// Tensor objects over the static inputs.
 struct Borrowed {
   static void Free(DLManagedTensor*) {}
 };
+
+constexpr int kNumInputs = sizeof(kInputs) / sizeof(kInputs[0]);
+
+// The tuple argument: an Array of the given values, owned, made as firmware
+// makes one (the ffi.Array global).
+TVMFFIAny Tuple(TVMFFIAny* items, int n) {
+  TVMFFIAny tuple = None();
+  Check(CallGlobal("ffi.Array", items, n, &tuple) == 0 && tuple.type_index == kTVMFFIArray,
+        "ffi.Array builds the tuple argument");
+  return tuple;
+}
+
+TVMFFIAny TensorAny(TVMFFIObjectHandle tensor) {
+  TVMFFIAny a = None();
+  a.type_index = kTVMFFITensor;
+  a.v_ptr = tensor;
+  return a;
+}
+
+// The model's argument for a run: the input as a DLTensor (run 0) or a
+// Tensor (run 1), or for a tuple input an Array of the Tensors (owned:
+// released by the caller).
+TVMFFIAny Argument(int run, DLTensor* dl, TVMFFIObjectHandle* tensors) {
+  if (RELAX_MODEL_TUPLE_INPUT) {
+    TVMFFIAny items[kNumInputs];
+    for (int i = 0; i < kNumInputs; ++i) items[i] = TensorAny(tensors[i]);
+    return Tuple(items, kNumInputs);
+  }
+  TVMFFIAny in = None();
+  in.type_index = run == 0 ? kTVMFFIDLTensorPtr : kTVMFFITensor;
+  in.v_ptr = run == 0 ? static_cast<void*>(dl) : tensors[0];
+  return in;
+}
+
+const char* BadName(int what) {
+  switch (what) {
+    case RELAX_BAD_DTYPE:
+      return "dtype";
+    case RELAX_BAD_SHAPE:
+      return "shape";
+    case RELAX_BAD_ARITY:
+      return "tuple length";
+    default:
+      return "tensor for a tuple";
+  }
+}
 
 ffi_core::StaticHeap<RELAX_HEAP_BYTES> g_heap;
 
@@ -130,22 +177,26 @@ int main() {
   }
 
   // Run 1 with a DLTensor, run 2 with a Tensor object; each result released.
-  DLTensor input = MakeDL(kInput, kInput.data);
-  DLManagedTensor managed{input, nullptr, &Borrowed::Free};
-  TVMFFIObjectHandle input_tensor = nullptr;
-  Check(TVMFFITensorFromDLPack(&managed, 0, 0, &input_tensor) == 0, "input as a Tensor");
+  DLTensor inputs[kNumInputs];
+  DLManagedTensor managed[kNumInputs];
+  TVMFFIObjectHandle input_tensors[kNumInputs] = {};
+  for (int i = 0; i < kNumInputs; ++i) {
+    inputs[i] = MakeDL(kInputs[i], kInputs[i].data);
+    managed[i] = DLManagedTensor{inputs[i], nullptr, &Borrowed::Free};
+    Check(TVMFFITensorFromDLPack(&managed[i], 0, 0, &input_tensors[i]) == 0, "input as a Tensor");
+  }
   size_t used_after[2] = {0, 0};
   size_t peak[2] = {0, 0};
   FFICoreTVMVMStats before;
   FFICoreTVMGetVMStats(&before);
   for (int run = 0; run < 2; ++run) {
-    TVMFFIAny in = None();
-    in.type_index = run == 0 ? kTVMFFIDLTensorPtr : kTVMFFITensor;
-    in.v_ptr = run == 0 ? static_cast<void*>(&input) : input_tensor;
+    TVMFFIAny in = Argument(run, &inputs[0], input_tensors);
     TVMFFIAny result = None();
     g_heap.ResetPeak();
     const size_t start = g_heap.used_bytes();
-    if (TVMFFIFunctionCall(fn.v_obj, &in, 1, &result) != 0) {
+    const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
+    if (RELAX_MODEL_TUPLE_INPUT) Release(&in);
+    if (rc != 0) {
       Taken t = TakeError();
       std::printf("FAIL %s run %d: %s: %s\n", RELAX_MODEL_NAME, run + 1, t.kind, t.message);
       ++g_failed;
@@ -156,7 +207,10 @@ int main() {
     // In units of 1e-9: printing a double needs newlib's heap, which the
     // micro:bit barely has.
     std::printf("%s run %d (%s input): max |ffi-core - numpy| = %lue-9: %s\n", RELAX_MODEL_NAME,
-                run + 1, run == 0 ? "DLTensor" : "Tensor",
+                run + 1,
+                RELAX_MODEL_TUPLE_INPUT ? "tuple"
+                : run == 0              ? "DLTensor"
+                                        : "Tensor",
                 static_cast<unsigned long>(worst * 1e9 + 0.5), ok ? "ok" : "MISMATCH");
     Check(ok, "output");
     Release(&result);
@@ -181,27 +235,41 @@ int main() {
   // Bad inputs: TVM's kind, and TVM's message (which adds its check's text
   // in front).
   for (const RelaxBadCall& bad : kBadCalls) {
+    const RelaxTensor& first = kInputs[0];
     int64_t shape[4];
-    std::memcpy(shape, kInput.shape, sizeof(shape));
-    DLTensor t = MakeDL(kInput, kInput.data);
+    std::memcpy(shape, first.shape, sizeof(shape));
+    DLTensor t = MakeDL(first, first.data);
     t.shape = shape;
     if (bad.what == RELAX_BAD_DTYPE) {
-      t.dtype = kInput.code == kDLFloat ? DLDataType{kDLInt, 8, 1} : DLDataType{kDLFloat, 32, 1};
-    } else {
-      shape[kInput.ndim - 1] = 1;
+      t.dtype = first.code == kDLFloat ? DLDataType{kDLInt, 8, 1} : DLDataType{kDLFloat, 32, 1};
+    } else if (bad.what == RELAX_BAD_SHAPE) {
+      shape[first.ndim - 1] = 1;
     }
+    DLManagedTensor bad_managed{t, nullptr, &Borrowed::Free};
+    TVMFFIObjectHandle bad_tensor = nullptr;
+    Check(TVMFFITensorFromDLPack(&bad_managed, 0, 0, &bad_tensor) == 0, "bad input as a Tensor");
     TVMFFIAny in = None();
-    in.type_index = kTVMFFIDLTensorPtr;
-    in.v_ptr = &t;
+    if (!RELAX_MODEL_TUPLE_INPUT) {
+      in.type_index = kTVMFFIDLTensorPtr;
+      in.v_ptr = &t;
+    } else if (bad.what == RELAX_BAD_NOT_TUPLE) {
+      in = TensorAny(input_tensors[0]);
+    } else {
+      TVMFFIAny items[kNumInputs];
+      for (int i = 0; i < kNumInputs; ++i) items[i] = TensorAny(input_tensors[i]);
+      if (bad.what != RELAX_BAD_ARITY) items[0] = TensorAny(bad_tensor);
+      in = Tuple(items, bad.what == RELAX_BAD_ARITY ? 1 : kNumInputs);
+    }
     TVMFFIAny result = None();
     const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
+    if (in.type_index == kTVMFFIArray) Release(&in);
+    TVMFFIObjectDecRef(bad_tensor);
     Taken e = TakeError();
     const size_t n = std::strlen(e.message);
     const size_t m = std::strlen(bad.message);
     const bool ok = rc != 0 && std::strcmp(e.kind, bad.kind) == 0 && n > 0 && n <= m &&
                     std::strcmp(bad.message + (m - n), e.message) == 0;
-    std::printf("%s bad %s -> %s: %s\n", RELAX_MODEL_NAME,
-                bad.what == RELAX_BAD_DTYPE ? "dtype" : "shape", e.kind, e.message);
+    std::printf("%s bad %s -> %s: %s\n", RELAX_MODEL_NAME, BadName(bad.what), e.kind, e.message);
     Check(ok, "bad input gives TVM's kind and message");
   }
   TVMFFIAny result = None();
@@ -209,21 +277,21 @@ int main() {
             std::strcmp(TakeError().kind, "TypeError") == 0,
         "wrong argument count is a TypeError");
 
-  // Memory running out mid-model: a MemoryError, and all of it back.
+  // Memory running out mid-model: a MemoryError, and all of it back. The
+  // argument is made before the heap shrinks.
+  TVMFFIAny in = Argument(0, &inputs[0], input_tensors);
   static ffi_core::StaticHeap<512> tiny;
   ffi_core::SetAllocator(tiny.allocator());
-  TVMFFIAny in = None();
-  in.type_index = kTVMFFIDLTensorPtr;
-  in.v_ptr = &input;
   const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
   Taken oom = TakeError();
   std::printf("%s in a 512-byte heap -> %s: %s\n", RELAX_MODEL_NAME, oom.kind, oom.message);
   Check(rc != 0 && std::strcmp(oom.kind, "MemoryError") == 0 && tiny.live_blocks() == 0,
         "exhausted memory is a MemoryError and leaks nothing");
   ffi_core::SetAllocator(g_heap.allocator());
+  if (RELAX_MODEL_TUPLE_INPUT) Release(&in);
   Check(g_heap.used_bytes() == used_after[0], "nothing left over after the failures");
 
-  TVMFFIObjectDecRef(input_tensor);
+  for (TVMFFIObjectHandle t : input_tensors) TVMFFIObjectDecRef(t);
   Release(&fn);
   Release(&module);
   std::printf("relax %s: %d passed, %d failed\n", RELAX_MODEL_NAME, g_passed, g_failed);
