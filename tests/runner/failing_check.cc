@@ -9,3 +9,8 @@ TEST_CASE("a failing check fails the run") {
   CHECK(sum == 5);
   CHECK(sum == 4);
 }
+
+TEST_CASE("a failing require fails the run") {
+  const bool ready = false;
+  REQUIRE(ready);
+}

@@ -27,7 +27,8 @@ void ReportFailure(const char* file, int line, Level level, const char* macro,
     s.test_failed = true;
     s.tests_failed++;
   }
-  std::printf("%s:%d: ERROR: %s( %s ) is NOT correct!\n", file, line, macro, expression);
+  std::printf("%s:%d: %s: %s( %s ) is NOT correct!\n", file, line,
+              level == Level::kRequire ? "FATAL ERROR" : "ERROR", macro, expression);
   std::printf("  in test case: %s\n", s.test_name);
   if (values != nullptr) std::printf("  values: %s( %s )\n", macro, values);
   if (message != nullptr) std::printf("  message: %s\n", message);
