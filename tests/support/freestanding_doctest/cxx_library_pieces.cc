@@ -22,10 +22,8 @@ namespace {
 }  // namespace
 
 void __throw_bad_alloc() { Fail("bad_alloc", nullptr); }
-void __throw_bad_array_new_length() { Fail("bad_array_new_length", nullptr); }
 void __throw_logic_error(const char* s) { Fail("logic_error", s); }
 void __throw_length_error(const char* s) { Fail("length_error", s); }
-void __throw_out_of_range(const char* s) { Fail("out_of_range", s); }
 void __throw_out_of_range_fmt(const char* format, ...) {
   char text[160];
   va_list args;
