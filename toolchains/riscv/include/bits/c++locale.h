@@ -9,6 +9,9 @@
 
 #include <clocale>
 
+// libstdc++'s namespace macros are not C++ clang-format can settle on.
+// clang-format off
+
 #define _GLIBCXX_NUM_CATEGORIES 0
 
 namespace std _GLIBCXX_VISIBILITY(default) {
@@ -27,6 +30,7 @@ namespace std _GLIBCXX_VISIBILITY(default) {
   }
 
   _GLIBCXX_END_NAMESPACE_VERSION
-}  // namespace )
+}  // namespace std
+// clang-format on
 
 #endif  // _GLIBCXX_CXX_LOCALE_H
