@@ -10,25 +10,34 @@ uint64_t Combine(uint64_t key, uint64_t value) {
   return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
 }
 
+constexpr uint64_t kMod = 2147483647ull;  // the Mersenne prime 2^31 - 1
+
+// x % kMod by folding (x = hi * 2^31 + lo = hi + lo mod 2^31 - 1): no
+// 64-bit division, which 32-bit cores do in a library call.
+uint64_t Mod(uint64_t x) {
+  x = (x & kMod) + (x >> 31);
+  x = (x & kMod) + (x >> 31);
+  return x >= kMod ? x - kMod : x;
+}
+
 // 8 bytes (little-endian, zero-padded at the end) folded per step, modulo
-// the Mersenne prime 2^31 - 1, as upstream's StableHashBytes.
+// 2^31 - 1, as upstream's StableHashBytes (its products wrap at 2^64 first).
 uint64_t HashBytes(const char* data, size_t size) {
   constexpr uint64_t kMultiplier = 1099511628211ull;
-  constexpr uint64_t kMod = 2147483647ull;
   uint64_t result = 0;
   size_t i = 0;
   for (; i + 8 <= size; i += 8) {
     uint64_t word = 0;
     for (size_t b = 0; b < 8; ++b)
       word |= uint64_t{static_cast<unsigned char>(data[i + b])} << (8 * b);
-    result = (result * kMultiplier + word) % kMod;
+    result = Mod(result * kMultiplier + word);
   }
   if (i < size) {
     uint64_t word = 0;
     for (size_t b = 0; i + b < size; ++b) {
       word |= uint64_t{static_cast<unsigned char>(data[i + b])} << (8 * b);
     }
-    result = (result * kMultiplier + word) % kMod;
+    result = Mod(result * kMultiplier + word);
   }
   return result;
 }
@@ -44,8 +53,7 @@ uint64_t AnyHash(const AnyView& v) {
       uint64_t word = 0;
       for (size_t b = 0; b < 8; ++b)
         word |= uint64_t{static_cast<unsigned char>(raw.v_bytes[b])} << (8 * b);
-      return Combine(raw.type_index == kTVMFFISmallStr ? kTVMFFIStr : kTVMFFIBytes,
-                     word % 2147483647ull);
+      return Combine(raw.type_index == kTVMFFISmallStr ? kTVMFFIStr : kTVMFFIBytes, Mod(word));
     }
     case kTVMFFIStr:
     case kTVMFFIBytes: {

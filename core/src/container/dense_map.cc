@@ -173,8 +173,12 @@ struct Table {
   uint64_t Home(const AnyView& key) const {
     return (uint64_t{11400714819323198485ull} * AnyHash(key)) >> fib_shift;
   }
-  uint64_t Jump(uint64_t slot, uint8_t jump) const { return (slot + kJumps[jump]) % slots; }
-  bool IsFull() const { return static_cast<double>(size + 1) > static_cast<double>(slots) * 0.99; }
+  // Modulo the slot count, a power of two.
+  uint64_t Jump(uint64_t slot, uint8_t jump) const { return (slot + kJumps[jump]) & (slots - 1); }
+  // Upstream's load limit, size + 1 > 0.99 * slots, in integers: no
+  // floating point (a soft-float library on an M0), the same answer for
+  // every power-of-two slot count.
+  bool IsFull() const { return (size + 1) * 100 > slots * 99; }
 
   // ---- the list of entries in insertion order ----
   void PushBack(uint64_t slot) {
