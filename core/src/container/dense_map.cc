@@ -493,12 +493,13 @@ bool DenseErase(MapObj* m, const AnyView& key) {
   MapPair* found = DenseFind(m, key);
   if (found == nullptr) return false;
   Table t = TableOf(m);
-  // The slot of the found pair, from its address.
+  // The slot of the found pair, from its address (in size_t: an address
+  // offset fits, and 32-bit cores divide it without a library call).
   const auto offset =
-      static_cast<uint64_t>(reinterpret_cast<char*>(found) - static_cast<char*>(m->data));
-  const uint64_t block = offset / kDenseBlockBytes;
-  const uint64_t in_block = (offset % kDenseBlockBytes - kDenseBlockSlots) / sizeof(DenseItem);
-  const uint64_t at = block * kDenseBlockSlots + in_block;
+      static_cast<size_t>(reinterpret_cast<char*>(found) - static_cast<char*>(m->data));
+  const size_t block = offset / kDenseBlockBytes;
+  const size_t in_block = (offset % kDenseBlockBytes - kDenseBlockSlots) / sizeof(DenseItem);
+  const uint64_t at = uint64_t{block} * kDenseBlockSlots + in_block;
   t.Unlink(at);
   if ((t.Meta(at) & kJumpMask) == 0) {
     // The last of its list: cut the link to it, if it has a predecessor.
