@@ -13,7 +13,11 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh >/dev/null
 . scripts/board-lib.sh
 BOARDS=("$@")
-[ ${#BOARDS[@]} -gt 0 ] || BOARDS=(mps2-an385-armv6m mps2-an385 mps2-an386 mps2-an500 mps2-an505 mps3-an547)
+if [ ${#BOARDS[@]} -eq 0 ]; then
+  for board in "${ALL_BOARDS[@]}"; do
+    [ "$board" = microbit ] || BOARDS+=("$board")
+  done
+fi
 MODELS=(kws vww resnet8 ad)
 runs=()
 for board in "${BOARDS[@]}"; do
