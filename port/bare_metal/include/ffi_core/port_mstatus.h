@@ -4,6 +4,8 @@
 #ifndef FFI_CORE_PORT_MSTATUS_H_
 #define FFI_CORE_PORT_MSTATUS_H_
 
+#include <ffi_core/port_irq_mask.h>
+
 #include <cstdint>
 
 #if !defined(__riscv) || __riscv_xlen != 32
@@ -44,17 +46,8 @@ inline void IrqRestore(uint32_t mstatus) {
       : "memory");
 }
 
-// always_inline: a section is two instructions.
-class IrqGuard {
- public:
-  __attribute__((always_inline)) IrqGuard() : saved_(IrqSaveAndDisable()) {}
-  __attribute__((always_inline)) ~IrqGuard() { IrqRestore(saved_); }
-  IrqGuard(const IrqGuard&) = delete;
-  IrqGuard& operator=(const IrqGuard&) = delete;
-
- private:
-  uint32_t saved_;
-};
+using IrqGuard = IrqMaskGuard<IrqSaveAndDisable, IrqRestore>;
+using GlobalIrqLock = IrqMaskLock<IrqSaveAndDisable, IrqRestore>;
 
 }  // namespace bare_metal
 }  // namespace port

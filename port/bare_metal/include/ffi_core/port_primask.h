@@ -4,6 +4,8 @@
 #ifndef FFI_CORE_PORT_PRIMASK_H_
 #define FFI_CORE_PORT_PRIMASK_H_
 
+#include <ffi_core/port_irq_mask.h>
+
 #include <cstdint>
 
 #if !defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE != 'M'
@@ -14,10 +16,8 @@ namespace ffi_core {
 namespace port {
 namespace bare_metal {
 
-// Masks interrupts and returns the previous PRIMASK. Restoring that value
-// (not unconditionally unmasking) makes sections nest, also inside a
-// caller's own masked region. "memory" keeps the compiler from moving loads
-// and stores across the section boundaries.
+// Masks interrupts and returns the previous PRIMASK. "memory" keeps the
+// compiler from moving loads and stores across the section boundaries.
 inline uint32_t IrqSaveAndDisable() {
   uint32_t primask;
   __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask) : : "memory");
@@ -28,18 +28,8 @@ inline void IrqRestore(uint32_t primask) {
   __asm__ volatile("msr primask, %0" : : "r"(primask) : "memory");
 }
 
-// always_inline: a section is two instructions, and -Os would otherwise
-// make the constructor an out-of-line call once it has enough users.
-class IrqGuard {
- public:
-  __attribute__((always_inline)) IrqGuard() : saved_(IrqSaveAndDisable()) {}
-  __attribute__((always_inline)) ~IrqGuard() { IrqRestore(saved_); }
-  IrqGuard(const IrqGuard&) = delete;
-  IrqGuard& operator=(const IrqGuard&) = delete;
-
- private:
-  uint32_t saved_;
-};
+using IrqGuard = IrqMaskGuard<IrqSaveAndDisable, IrqRestore>;
+using GlobalIrqLock = IrqMaskLock<IrqSaveAndDisable, IrqRestore>;
 
 }  // namespace bare_metal
 }  // namespace port
