@@ -63,7 +63,10 @@ set(_ffi_core_common "${FFI_CORE_BOARDS_DIR}/${FFI_CORE_BOARD_COMMON}")
 add_library(ffi_core_board OBJECT
   "${_ffi_core_common}/startup.c"
   "${_ffi_core_common}/syscalls.c"
-  "${_ffi_core_common}/systick.c")
+  "${_ffi_core_common}/systick.c"
+  "${FFI_CORE_BOARDS_DIR}/common/argv_split.c")
+# What every board's startup shares (argv_split.h).
+target_include_directories(ffi_core_board PRIVATE "${FFI_CORE_BOARDS_DIR}/common")
 # The board services' header (board.h, systick.h) is one for every board.
 target_include_directories(ffi_core_board PUBLIC
   "$<BUILD_INTERFACE:${FFI_CORE_BOARDS_DIR}/common/include>" "$<INSTALL_INTERFACE:include>")

@@ -6,11 +6,11 @@
  * Everything architecture-dependent (FPU, fault status registers, stack
  * limit) is keyed off the compiler's target macros, so one file serves
  * armv6-m, armv7(e)-m, armv8-m.main and armv8.1-m.main. */
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv_split.h"
 #include "ffi_core_board/board.h"
 #include "semihost.h"
 
@@ -163,9 +163,7 @@ static char cmdline[FFI_CORE_BOARD_CMDLINE_MAX];
 static char* argv_table[FFI_CORE_BOARD_ARGV_MAX + 1];
 static char default_argv0[] = FFI_CORE_BOARD_NAME;
 
-/* Splits in place on spaces. QEMU joins its words with single spaces, so a
- * word containing spaces is wrapped in "..." by qemu-run.sh; quotes are
- * removed here. Returns argc (at least 1). */
+/* Returns argc (at least 1). */
 static int build_argv(void) {
   struct {
     char* buffer;
@@ -175,38 +173,11 @@ static int build_argv(void) {
     sh_write0("ffi-core: command line unavailable or too long, ignoring it\n");
     cmdline[0] = '\0';
   }
-  int argc = 0;
-  char* p = cmdline;
-  for (;;) {
-    while (*p == ' ') {
-      ++p;
-    }
-    if (*p == '\0') {
-      break;
-    }
-    if (argc == FFI_CORE_BOARD_ARGV_MAX) {
-      sh_write0("ffi-core: too many arguments, extra ones dropped\n");
-      break;
-    }
-    char* out = p;
-    argv_table[argc++] = p;
-    bool quoted = false;
-    for (; *p != '\0' && (quoted || *p != ' '); ++p) {
-      if (*p == '"') {
-        quoted = !quoted;
-      } else {
-        *out++ = *p;
-      }
-    }
-    if (*p != '\0') {
-      ++p; /* step over the separator before out may overwrite it */
-    }
-    *out = '\0';
-  }
+  int argc = ffi_core_board_split_argv(cmdline, argv_table, 0, FFI_CORE_BOARD_ARGV_MAX, sh_write0);
   if (argc == 0) {
     argv_table[argc++] = default_argv0;
+    argv_table[argc] = NULL;
   }
-  argv_table[argc] = NULL;
   return argc;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv_split.h"
 #include "console.h"
 #include "ffi_core_board/board.h"
 
@@ -167,41 +168,11 @@ static void read_bootargs(const uint8_t* fdt) {
   }
 }
 
-/* Splits in place on spaces; "..." keeps a word with spaces together (as
- * qemu-run.sh quotes it). argv[0] is the board's name. */
+/* argv[0] is the board's name, then the bootargs' words. */
 static int build_argv(const void* fdt) {
   read_bootargs((const uint8_t*)fdt);
-  int argc = 0;
-  argv_table[argc++] = default_argv0;
-  char* p = cmdline;
-  for (;;) {
-    while (*p == ' ') {
-      ++p;
-    }
-    if (*p == '\0') {
-      break;
-    }
-    if (argc == FFI_CORE_BOARD_ARGV_MAX) {
-      console_write("ffi-core: too many arguments, extra ones dropped\n");
-      break;
-    }
-    char* out = p;
-    argv_table[argc++] = p;
-    bool quoted = false;
-    for (; *p != '\0' && (quoted || *p != ' '); ++p) {
-      if (*p == '"') {
-        quoted = !quoted;
-      } else {
-        *out++ = *p;
-      }
-    }
-    if (*p != '\0') {
-      ++p;
-    }
-    *out = '\0';
-  }
-  argv_table[argc] = NULL;
-  return argc;
+  argv_table[0] = default_argv0;
+  return ffi_core_board_split_argv(cmdline, argv_table, 1, FFI_CORE_BOARD_ARGV_MAX, console_write);
 }
 
 void ffi_core_reset(const void* fdt) {

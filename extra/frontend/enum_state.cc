@@ -11,6 +11,8 @@
 #include <cstring>
 #include <utility>
 
+#include "object_fields.h"
+
 namespace ffi_core {
 namespace frontend {
 namespace {
@@ -34,19 +36,6 @@ int32_t g_int_enum_index = -1;
 // ffi.Enum's fields, after the object header.
 constexpr size_t kIntIndexOffset = sizeof(TVMFFIObject);
 constexpr size_t kStrIndexOffset = sizeof(TVMFFIObject) + 8;
-
-int GetContainer(void* field, TVMFFIAny* out) {
-  TVMFFIObject* obj = nullptr;
-  std::memcpy(&obj, field, sizeof(obj));
-  TVMFFIAny v = NoneAny();
-  if (obj != nullptr) {
-    ObjectIncRef(obj);
-    v.type_index = obj->type_index;
-    v.v_obj = obj;
-  }
-  *out = v;
-  return 0;
-}
 
 template <typename Ref>
 TVMFFIObject* Release(Ref ref) {
@@ -204,7 +193,7 @@ Status RegisterEnumState() {
     info.size = sizeof(TVMFFIObject*);
     info.alignment = alignof(TVMFFIObject*);
     info.offset = static_cast<int64_t>(f.offset);
-    info.getter = &GetContainer;
+    info.getter = &GetObjectField;
     info.default_value_or_factory = NoneAny();
     info.field_static_type_index = f.type_index;
     if (TVMFFITypeRegisterField(g_index, &info) != 0) return Status(ErrorKind::kRuntimeError);

@@ -19,6 +19,19 @@ Expected<Any> ReadField(const TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
   return Any::AdoptRaw(out);
 }
 
+int GetObjectField(void* field, TVMFFIAny* out) {
+  TVMFFIObject* obj = nullptr;
+  std::memcpy(&obj, field, sizeof(obj));
+  TVMFFIAny v = NoneAny();
+  if (obj != nullptr) {
+    ObjectIncRef(obj);
+    v.type_index = obj->type_index;
+    v.v_obj = obj;
+  }
+  *out = v;
+  return 0;
+}
+
 Status WriteField(TVMFFIObject* obj, const TVMFFIFieldInfo& f, const TVMFFIAny& value) {
   if (f.setter == nullptr) {
     return RaiseError(ErrorKind::kTypeError, {"field '", f.name.data, "' has no setter"});

@@ -33,6 +33,10 @@ inline const char* KeyOf(const TVMFFITypeInfo* info) { return info->type_key.dat
 // The field's value, through its getter.
 Expected<Any> ReadField(const TVMFFIObject* obj, const TVMFFIFieldInfo& f);
 
+// The C getter of a field kept as an object pointer (NULL reads as None):
+// a new reference in `out`.
+int GetObjectField(void* field, TVMFFIAny* out);
+
 // Calls the field's setter (a Function or a C setter) with `value`.
 Status WriteField(TVMFFIObject* obj, const TVMFFIFieldInfo& f, const TVMFFIAny& value);
 

@@ -70,17 +70,6 @@ int GetAny(void* field, TVMFFIAny* out) {
   *out = v;
   return 0;
 }
-int GetObject(void* field, TVMFFIAny* out) {
-  TVMFFIObject* obj = Load<TVMFFIObject*>(field);
-  TVMFFIAny v = NoneAny();
-  if (obj != nullptr) {
-    ObjectIncRef(obj);
-    v.type_index = obj->type_index;
-    v.v_obj = obj;
-  }
-  *out = v;
-  return 0;
-}
 
 // NULL for a type index no field is stored as.
 TVMFFIFieldGetter GetterFor(int32_t type_index) {
@@ -101,7 +90,7 @@ TVMFFIFieldGetter GetterFor(int32_t type_index) {
     case kTVMFFINone:
       return &GetAny;
     default:
-      return type_index >= kTVMFFIStaticObjectBegin ? &GetObject : nullptr;
+      return type_index >= kTVMFFIStaticObjectBegin ? &GetObjectField : nullptr;
   }
 }
 
