@@ -12,21 +12,12 @@
 #include <cstring>
 #include <utility>
 
+#include "object_fields.h"
 #include "scratch.h"
 
 namespace ffi_core {
 namespace frontend {
 namespace {
-
-// Upstream's AccessKind.
-enum AccessKind : int32_t {
-  kAttr = 0,
-  kArrayItem = 1,
-  kMapItem = 2,
-  kAttrMissing = 3,
-  kArrayItemMissing = 4,
-  kMapItemMissing = 5,
-};
 
 // Laid out as upstream's AccessStepObj and AccessPathObj.
 struct AccessStepObj {
@@ -205,17 +196,6 @@ int GetAny(void* field, TVMFFIAny* out) {
   *out = std::move(copy).value().ReleaseRaw();
   return 0;
 }
-int GetObjectOrNone(void* field, TVMFFIAny* out) {
-  TVMFFIObject* obj = nullptr;
-  std::memcpy(&obj, field, sizeof(obj));
-  *out = NoneAny();
-  if (obj != nullptr) {
-    ObjectIncRef(obj);
-    out->type_index = obj->type_index;
-    out->v_obj = obj;
-  }
-  return 0;
-}
 
 TVMFFIByteArray Text(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
 
@@ -279,6 +259,19 @@ constexpr Method kMethods[] = {
 
 }  // namespace
 
+Expected<Any> MakeAccessPath(const AccessStep* steps, size_t n) {
+  FFI_CORE_ASSIGN_OR_RETURN(Any path, NewPath(nullptr, nullptr));
+  for (size_t i = 0; i < n; ++i) {
+    FFI_CORE_ASSIGN_OR_RETURN(Any key, Any::FromView(AnyView(steps[i].key)));
+    FFI_CORE_ASSIGN_OR_RETURN(AccessStepObj * step, NewObject<AccessStepObj>(g_step_index, 0));
+    step->kind = steps[i].kind;
+    step->key = std::move(key);
+    const auto* parent = reinterpret_cast<const AccessPathObj*>(path.raw().v_obj);
+    FFI_CORE_ASSIGN_OR_RETURN(path, NewPath(parent, &step->header));
+  }
+  return path;
+}
+
 Status RegisterAccessPath() {
   const Field step_fields[] = {
       {"kind", offsetof(AccessStepObj, kind), 4, &GetInt32, kTVMFFIAny, kIntSchema},
@@ -288,9 +281,9 @@ Status RegisterAccessPath() {
   FFI_CORE_RETURN_IF_ERROR(
       RegisterType("ffi.reflection.AccessStep", &g_step_index, step_fields, 2));
   const Field path_fields[] = {
-      {"parent", offsetof(AccessPathObj, parent), 8, &GetObjectOrNone, kTVMFFIAny,
+      {"parent", offsetof(AccessPathObj, parent), 8, &GetObjectField, kTVMFFIAny,
        R"({"type_schema":"{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.Object\"}]}"})"},
-      {"step", offsetof(AccessPathObj, step), 8, &GetObjectOrNone, kTVMFFIAny,
+      {"step", offsetof(AccessPathObj, step), 8, &GetObjectField, kTVMFFIAny,
        R"({"type_schema":"{\"type\":\"Optional\",\"args\":)"
        R"([{\"type\":\"ffi.reflection.AccessStep\"}]}"})"},
       {"depth", offsetof(AccessPathObj, depth), 4, &GetInt32, kTVMFFIAny, kIntSchema},

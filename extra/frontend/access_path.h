@@ -7,10 +7,33 @@
 #ifndef FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_
 #define FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_
 
+#include <ffi_core/any.h>
+#include <ffi_core/expected.h>
 #include <ffi_core/status.h>
+
+#include <cstddef>
+#include <cstdint>
 
 namespace ffi_core {
 namespace frontend {
+
+// Upstream's AccessKind.
+enum AccessKind : int32_t {
+  kAttr = 0,
+  kArrayItem = 1,
+  kMapItem = 2,
+  kAttrMissing = 3,
+  kArrayItemMissing = 4,
+  kMapItemMissing = 5,
+};
+
+struct AccessStep {
+  int32_t kind = kAttr;
+  Any key;
+};
+
+// The AccessPath from the root through steps[0..n), root side first.
+Expected<Any> MakeAccessPath(const AccessStep* steps, size_t n);
 
 Status RegisterAccessPath();
 

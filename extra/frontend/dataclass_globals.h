@@ -8,10 +8,15 @@
 //  - "ffi.DeepCopy" (deep_copy.cc): a copy sharing nothing mutable, with
 //    shared references and cycles kept;
 //  - "ffi.ToJSONGraph", "ffi.FromJSONGraph" and their "...String" forms
-//    (json_graph.cc): upstream's JSON graph of a value, which pickling uses.
+//    (json_graph.cc): upstream's JSON graph of a value, which pickling uses;
+//  - "ffi.StructuralEqual", "ffi.GetFirstStructuralMismatch"
+//    (structural_equal.cc) and "ffi.StructuralHash" (structural_hash.cc):
+//    equality up to the binding of free variables, by each type's
+//    structural kind, and a hash that agrees with it.
 // Each honours the types' hooks ("__ffi_repr__", "__ffi_eq__",
-// "__ffi_compare__", "__ffi_hash__", "__ffi_shallow_copy__") and the fields'
-// ReprOff / CompareOff / HashOff flags.
+// "__ffi_compare__", "__ffi_hash__", "__ffi_shallow_copy__", "__s_equal__",
+// "__s_hash__") and the fields' ReprOff / CompareOff / HashOff / SEqHash*
+// flags.
 #ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_GLOBALS_H_
 #define FFI_CORE_EXTRA_FRONTEND_DATACLASS_GLOBALS_H_
 
@@ -27,6 +32,8 @@ Status RegisterRecursiveCompare();
 Status RegisterRecursiveHash();
 Status RegisterDeepCopy();
 Status RegisterJsonGraph();
+Status RegisterStructuralEqual();
+Status RegisterStructuralHash();
 
 }  // namespace frontend
 }  // namespace ffi_core

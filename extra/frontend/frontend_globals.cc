@@ -258,6 +258,8 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterRecursiveHash().ok()) Report("ffi.RecursiveHash");
   if (!frontend::RegisterDeepCopy().ok()) Report("ffi.DeepCopy");
   if (!frontend::RegisterJsonGraph().ok()) Report("ffi.*JSONGraph*");
+  if (!frontend::RegisterStructuralEqual().ok()) Report("ffi.StructuralEqual");
+  if (!frontend::RegisterStructuralHash().ok()) Report("ffi.StructuralHash");
 }
 
 }  // namespace

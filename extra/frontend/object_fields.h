@@ -51,6 +51,14 @@ Expected<Any> NewEmptyObject(const TVMFFITypeInfo* info);
 // Borrowed: the attribute table holds it for the process's life.
 TVMFFIObject* TypeAttrFunction(const char* attr, int32_t type_index);
 
+// `obj` as a borrowed value (no reference taken).
+inline TVMFFIAny ObjectAny(TVMFFIObject* obj) {
+  TVMFFIAny v = NoneAny();
+  v.type_index = obj->type_index;
+  v.v_obj = obj;
+  return v;
+}
+
 // The object an Any holds, or NULL for a non-object value.
 inline TVMFFIObject* ObjectOf(const AnyView& v) {
   return v.type_index() >= kTVMFFIStaticObjectBegin ? v.raw().v_obj : nullptr;

@@ -5,6 +5,7 @@
 // and fields without HashOff / CompareOff ones, through "__ffi_hash__" hooks.
 // A shared object is hashed once (a DAG costs its size, not its paths); one
 // met again inside itself contributes its type's hash.
+#include <ffi_core/container/any_hash.h>
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
@@ -24,18 +25,7 @@ namespace ffi_core {
 namespace frontend {
 namespace {
 
-uint64_t Combine(uint64_t seed, uint64_t value) {
-  return seed ^ (value + 0x9E3779B9ull + (seed << 6) + (seed >> 2));
-}
-
-uint64_t HashBytes(TVMFFIByteArray b) {
-  uint64_t h = 14695981039346656037ull;  // FNV-1a
-  for (size_t i = 0; i < b.size; ++i) {
-    h ^= static_cast<unsigned char>(b.data[i]);
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+uint64_t HashText(TVMFFIByteArray b) { return HashBytes(b.data, b.size); }
 
 uint64_t TypeHash(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
@@ -63,11 +53,11 @@ Status Hasher::Hash(const AnyView& v, uint64_t* out) {
   const TVMFFIAny& raw = v.raw();
   const int32_t ti = raw.type_index;
   if (ti == kTVMFFISmallStr || ti == kTVMFFIStr) {
-    *out = Combine(kTVMFFIStr, HashBytes(detail::ByteSequenceView(raw)));
+    *out = HashCombine(kTVMFFIStr, HashText(detail::ByteSequenceView(raw)));
     return Status::Ok();
   }
   if (ti == kTVMFFISmallBytes || ti == kTVMFFIBytes) {
-    *out = Combine(kTVMFFIBytes, HashBytes(detail::ByteSequenceView(raw)));
+    *out = HashCombine(kTVMFFIBytes, HashText(detail::ByteSequenceView(raw)));
     return Status::Ok();
   }
   if (ti < kTVMFFIStaticObjectBegin) {
@@ -76,7 +66,7 @@ Status Hasher::Hash(const AnyView& v, uint64_t* out) {
   }
   TVMFFIObject* obj = raw.v_obj;
   if (obj == nullptr) {
-    *out = Combine(0, 0);
+    *out = HashCombine(0, 0);
     return Status::Ok();
   }
   if (const Any* h = memo_.Find(obj)) {
@@ -104,24 +94,25 @@ uint64_t Hasher::HashPod(const TVMFFIAny& v) {
   const uint64_t ti = static_cast<uint64_t>(v.type_index);
   switch (v.type_index) {
     case kTVMFFINone:
-      return Combine(0, 0);
+      return HashCombine(0, 0);
     case kTVMFFIBool:
-      return Combine(ti, v.v_int64 != 0 ? 1 : 0);
+      return HashCombine(ti, v.v_int64 != 0 ? 1 : 0);
     case kTVMFFIFloat: {
       double d = v.v_float64;
       if (std::isnan(d)) d = NAN;
       if (d == 0.0) d = 0.0;
       uint64_t bits;
       std::memcpy(&bits, &d, sizeof(bits));
-      return Combine(ti, bits);
+      return HashCombine(ti, bits);
     }
     case kTVMFFIDataType:
-      return Combine(Combine(Combine(ti, v.v_dtype.code), v.v_dtype.bits), v.v_dtype.lanes);
+      return HashCombine(HashCombine(HashCombine(ti, v.v_dtype.code), v.v_dtype.bits),
+                         v.v_dtype.lanes);
     case kTVMFFIDevice:
-      return Combine(Combine(ti, static_cast<uint64_t>(v.v_device.device_type)),
-                     static_cast<uint64_t>(v.v_device.device_id));
+      return HashCombine(HashCombine(ti, static_cast<uint64_t>(v.v_device.device_type)),
+                         static_cast<uint64_t>(v.v_device.device_id));
     default:
-      return Combine(ti, v.v_uint64);
+      return HashCombine(ti, v.v_uint64);
   }
 }
 
@@ -129,12 +120,13 @@ Status Hasher::HashObject(const AnyView& v, TVMFFIObject* obj, uint64_t* out) {
   const int32_t ti = obj->type_index;
   switch (ti) {
     case kTVMFFIBigInt:
-      *out = Combine(TypeHash(ti), HashBytes(TVMFFIBigIntGetContentByteArray(&v.raw())));
+      *out = HashCombine(TypeHash(ti), HashText(TVMFFIBigIntGetContentByteArray(&v.raw())));
       return Status::Ok();
     case kTVMFFIShape: {
       const TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(obj);
-      uint64_t h = Combine(TypeHash(ti), cell->size);
-      for (size_t i = 0; i < cell->size; ++i) h = Combine(h, static_cast<uint64_t>(cell->data[i]));
+      uint64_t h = HashCombine(TypeHash(ti), cell->size);
+      for (size_t i = 0; i < cell->size; ++i)
+        h = HashCombine(h, static_cast<uint64_t>(cell->data[i]));
       *out = h;
       return Status::Ok();
     }
@@ -142,11 +134,11 @@ Status Hasher::HashObject(const AnyView& v, TVMFFIObject* obj, uint64_t* out) {
     case kTVMFFIList: {
       const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(obj + 1);
       const auto* items = static_cast<const Any*>(cell->data);
-      uint64_t h = Combine(TypeHash(ti), static_cast<uint64_t>(cell->size));
+      uint64_t h = HashCombine(TypeHash(ti), static_cast<uint64_t>(cell->size));
       for (int64_t i = 0; i < cell->size; ++i) {
         uint64_t item = 0;
         FFI_CORE_RETURN_IF_ERROR(Hash(items[i], &item));
-        h = Combine(h, Combine(item, static_cast<uint64_t>(i)));
+        h = HashCombine(h, HashCombine(item, static_cast<uint64_t>(i)));
       }
       *out = h;
       return Status::Ok();
@@ -186,12 +178,12 @@ Status Hasher::HashMap(const AnyView& v, uint64_t* out) {
     status = Hash(p.key, &key);
     if (status.ok()) status = Hash(p.value, &value);
     if (!status.ok()) break;
-    entries[i++] = Combine(key, value);
+    entries[i++] = HashCombine(key, value);
   }
   if (status.ok()) {
     std::sort(entries.data(), entries.data() + i);
-    uint64_t h = Combine(TypeHash(v.type_index()), n);
-    for (size_t a = 0; a < i; ++a) h = Combine(h, entries[a]);
+    uint64_t h = HashCombine(TypeHash(v.type_index()), n);
+    for (size_t a = 0; a < i; ++a) h = HashCombine(h, entries[a]);
     *out = h;
   }
   return status;
@@ -208,7 +200,7 @@ Status Hasher::HashFields(TVMFFIObject* obj, uint64_t* out) {
       Expected<Any> value = ReadField(obj, f);
       uint64_t field = 0;
       status = value.ok() ? Hash(*value, &field) : value.status();
-      h = Combine(h, field);
+      h = HashCombine(h, field);
     });
   }
   *out = h;

@@ -1,6 +1,7 @@
 /*
  * Upstream's generic operations over values, through c_api.h alone:
- * ffi.ReprPrint, ffi.RecursiveEq / Lt / Hash, ffi.DeepCopy and the JSON graph
+ * ffi.ReprPrint, ffi.RecursiveEq / Lt / Hash, ffi.StructuralEqual / Hash and
+ * GetFirstStructuralMismatch, ffi.DeepCopy and the JSON graph
  * (ffi.ToJSONGraphString, ffi.FromJSONGraphString), on values built with the
  * container globals. Built twice, against ffi-core's runtime and against the
  * wheel's; compare_runs.cmake requires identical transcripts. Hash values
@@ -62,21 +63,47 @@ static TVMFFIAny Seq(const char* global, TVMFFIAny* items, int32_t n) {
   return Call(global, global, items, n);
 }
 
+static TVMFFIAny Bool(int v) {
+  TVMFFIAny b = Int(v);
+  b.type_index = kTVMFFIBool;
+  return b;
+}
+
+static void PrintHashes(const char* label, const char* global, TVMFFIAny a, TVMFFIAny b) {
+  TVMFFIAny args[3];
+  TVMFFIAny ha, hb;
+  args[1] = Bool(0);
+  args[2] = Bool(0);
+  args[0] = a;
+  ha = Call(label, global, args, strcmp(global, "ffi.StructuralHash") == 0 ? 3 : 1);
+  args[0] = b;
+  hb = Call(label, global, args, strcmp(global, "ffi.StructuralHash") == 0 ? 3 : 1);
+  if (ha.type_index == kTVMFFIInt && hb.type_index == kTVMFFIInt) {
+    printf(" hashes %s", ha.v_int64 == hb.v_int64 ? "agree" : "differ");
+  }
+}
+
+/* The recursive comparison and hash, then the structural ones (no free
+ * variables mapped, tensor content compared) with the mismatch query. */
 static void Compare(const char* label, TVMFFIAny a, TVMFFIAny b) {
-  TVMFFIAny args[2];
-  TVMFFIAny eq, lt, ha, hb;
+  TVMFFIAny args[4];
+  TVMFFIAny eq, lt, seq, mismatch;
   args[0] = a;
   args[1] = b;
   eq = Call(label, "ffi.RecursiveEq", args, 2);
   lt = Call(label, "ffi.RecursiveLt", args, 2);
-  ha = Call(label, "ffi.RecursiveHash", &a, 1);
-  hb = Call(label, "ffi.RecursiveHash", &b, 1);
   printf("%s: eq %d", label, eq.type_index == kTVMFFIBool ? (int)eq.v_int64 : -1);
   if (lt.type_index == kTVMFFIBool) printf(" lt %d", (int)lt.v_int64);
-  if (ha.type_index == kTVMFFIInt && hb.type_index == kTVMFFIInt) {
-    printf(" hashes %s", ha.v_int64 == hb.v_int64 ? "agree" : "differ");
-  }
-  printf("\n");
+  PrintHashes(label, "ffi.RecursiveHash", a, b);
+  args[2] = Bool(0);
+  args[3] = Bool(0);
+  seq = Call(label, "ffi.StructuralEqual", args, 4);
+  mismatch = Call(label, "ffi.GetFirstStructuralMismatch", args, 4);
+  printf("; structural eq %d", seq.type_index == kTVMFFIBool ? (int)seq.v_int64 : -1);
+  PrintHashes(label, "ffi.StructuralHash", a, b);
+  printf(" mismatch %s\n", mismatch.type_index == kTVMFFINone ? "none" : "found");
+  Release(&lt);
+  Release(&mismatch);
 }
 
 static void RoundTrip(const char* label, TVMFFIAny value) {

@@ -4,11 +4,12 @@
 #include <cstring>
 
 namespace ffi_core {
-namespace {
 
-uint64_t Combine(uint64_t key, uint64_t value) {
+uint64_t HashCombine(uint64_t key, uint64_t value) {
   return key ^ (value + 0x9e3779b9 + (key << 6) + (key >> 2));
 }
+
+namespace {
 
 constexpr uint64_t kMod = 2147483647ull;  // the Mersenne prime 2^31 - 1
 
@@ -19,6 +20,8 @@ uint64_t Mod(uint64_t x) {
   x = (x & kMod) + (x >> 31);
   return x >= kMod ? x - kMod : x;
 }
+
+}  // namespace
 
 // 8 bytes (little-endian, zero-padded at the end) folded per step, modulo
 // 2^31 - 1, as upstream's StableHashBytes (its products wrap at 2^64 first).
@@ -42,8 +45,6 @@ uint64_t HashBytes(const char* data, size_t size) {
   return result;
 }
 
-}  // namespace
-
 uint64_t AnyHash(const AnyView& v) {
   const TVMFFIAny& raw = v.raw();
   switch (raw.type_index) {
@@ -53,15 +54,15 @@ uint64_t AnyHash(const AnyView& v) {
       uint64_t word = 0;
       for (size_t b = 0; b < 8; ++b)
         word |= uint64_t{static_cast<unsigned char>(raw.v_bytes[b])} << (8 * b);
-      return Combine(raw.type_index == kTVMFFISmallStr ? kTVMFFIStr : kTVMFFIBytes, Mod(word));
+      return HashCombine(raw.type_index == kTVMFFISmallStr ? kTVMFFIStr : kTVMFFIBytes, Mod(word));
     }
     case kTVMFFIStr:
     case kTVMFFIBytes: {
       const TVMFFIByteArray b = detail::ByteSequenceView(raw);
-      return Combine(static_cast<uint64_t>(raw.type_index), HashBytes(b.data, b.size));
+      return HashCombine(static_cast<uint64_t>(raw.type_index), HashBytes(b.data, b.size));
     }
     default:
-      return Combine(static_cast<uint64_t>(raw.type_index), raw.v_uint64);
+      return HashCombine(static_cast<uint64_t>(raw.type_index), raw.v_uint64);
   }
 }
 

@@ -15,6 +15,11 @@ namespace ffi_core {
 
 uint64_t AnyHash(const AnyView& v);
 
+// Upstream's StableHashCombine and StableHashBytes, which AnyHash is made of;
+// also the pieces of the frontend's structural and recursive hashes.
+uint64_t HashCombine(uint64_t key, uint64_t value);
+uint64_t HashBytes(const char* data, size_t size);
+
 }  // namespace ffi_core
 
 #endif  // FFI_CORE_CONTAINER_ANY_HASH_H_
