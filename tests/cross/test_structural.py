@@ -57,6 +57,21 @@ class Plain(Object):
     x: int
 
 
+@py_class(key("Hooked"), structural_eq="tree")
+class Hooked(Object):
+    """Its hooks compare and hash `param` as a definition and `a`, not `b`."""
+
+    param: Object
+    a: int
+    b: int
+
+    def __s_equal__(self, other, equal):
+        return equal(self.param, other.param, 2, "param") and equal(self.a, other.a, 0, "a")
+
+    def __s_hash__(self, init, hash_value):
+        return hash_value(self.a, hash_value(self.param, init, 2), 0)
+
+
 def steps(path):
     return [(AccessKind(s.kind).name, s.key) for s in path.to_steps()]
 
@@ -145,6 +160,15 @@ def test_free_variables():
     # A variable used but not defined stays free.
     check(Func(params=[], body=[x]), Func(params=[], body=[y]), False)
     check(Func(params=[], body=[x]), Func(params=[], body=[x]), True)
+
+
+def test_type_hooks():
+    x, y = Var("x"), Var("y")
+    check(Hooked(x, 1, 2), Hooked(y, 1, 3), True)  # x binds to y; b is not compared
+    check(Hooked(x, 1, 2), Hooked(y, 2, 2), False)
+    assert mismatch(Hooked(x, 1, 2), Hooked(y, 2, 2)) == ([("ATTR", "a")], [("ATTR", "a")])
+    check(Func(params=[], body=[Hooked(x, 1, 0), x]), Func(params=[], body=[Hooked(y, 1, 0), y]), True)
+    check(Func(params=[], body=[Hooked(x, 1, 0), y]), Func(params=[], body=[Hooked(y, 1, 0), y]), False)
 
 
 def test_dag_and_const_tree():
