@@ -47,10 +47,11 @@ class Comparer {
         skip_tensor_content_(skip_tensor_content) {}
 
   // Records the steps to the first mismatch, innermost first, in `lhs` and
-  // `rhs` (each holds at least kMaxNestingDepth + 1 steps).
-  void TrackPaths(AccessStep* lhs, AccessStep* rhs) {
+  // `rhs` (each holds `capacity` steps).
+  void TrackPaths(AccessStep* lhs, AccessStep* rhs, size_t capacity) {
     lhs_path_ = lhs;
     rhs_path_ = rhs;
+    path_capacity_ = capacity;
   }
   size_t path_size() const { return path_size_; }
 
@@ -77,6 +78,7 @@ class Comparer {
   AccessStep* lhs_path_ = nullptr;
   AccessStep* rhs_path_ = nullptr;
   size_t path_size_ = 0;
+  size_t path_capacity_ = 0;
   int32_t depth_ = 0;
 };
 
@@ -333,6 +335,14 @@ Status Comparer::EqualTensors(const AnyView& lhs, const AnyView& rhs, bool* out)
 Status Comparer::Note(int32_t lhs_kind, const AnyView& lhs_key, int32_t rhs_kind,
                       const AnyView& rhs_key) {
   if (!tracking()) return Status::Ok();
+  // One step per nesting level, unless an __s_equal__ hook goes on after a
+  // nested mismatch.
+  if (path_size_ == path_capacity_) {
+    return RaiseError(ErrorKind::kValueError,
+                      {"ffi.GetFirstStructuralMismatch: a mismatch path longer than ",
+                       static_cast<unsigned long>(path_capacity_),
+                       " steps (an __s_equal__ hook that goes on after a mismatch?)"});
+  }
   FFI_CORE_ASSIGN_OR_RETURN(Any l, Any::FromView(lhs_key));
   FFI_CORE_ASSIGN_OR_RETURN(Any r, Any::FromView(rhs_key));
   lhs_path_[path_size_].kind = lhs_kind;
@@ -377,7 +387,7 @@ Status GetFirstStructuralMismatch(PackedArgs args, Any* rv) {
   FFI_CORE_ASSIGN_OR_RETURN(Scratch<AccessStep> rhs_steps,
                             Scratch<AccessStep>::Make(kMaxSteps, kName));
   Comparer comparer(o.map_free_vars, o.skip_tensor_content);
-  comparer.TrackPaths(lhs_steps.data(), rhs_steps.data());
+  comparer.TrackPaths(lhs_steps.data(), rhs_steps.data(), kMaxSteps);
   bool equal = false;
   FFI_CORE_RETURN_IF_ERROR(comparer.Equal(args[0], args[1], &equal));
   if (equal) {

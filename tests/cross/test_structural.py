@@ -72,6 +72,16 @@ class Hooked(Object):
         return hash_value(self.a, hash_value(self.param, init, 2), 0)
 
 
+@py_class(key("Stubborn"), structural_eq="tree")
+class Stubborn(Object):
+    """Its hook goes on comparing after a mismatch, each one a path step."""
+
+    a: int
+
+    def __s_equal__(self, other, equal):
+        return not any([not equal(self.a, other.a, 0, "a") for _ in range(5000)])
+
+
 def steps(path):
     return [(AccessKind(s.kind).name, s.key) for s in path.to_steps()]
 
@@ -217,6 +227,8 @@ def test_ffi_core_limits():
         structural_equal(nested, nested)
     with pytest.raises(ValueError, match="nested deeper than 4096"):
         structural_hash(nested)
+    with pytest.raises(ValueError, match="mismatch path longer than"):
+        get_first_structural_mismatch(Stubborn(1), Stubborn(2))
     strided = tvm_ffi.from_dlpack(np.arange(6, dtype="float32").reshape(2, 3)[:, ::2])
     with pytest.raises(ValueError, match="contiguous"):
         structural_equal(strided, tvm_ffi.from_dlpack(np.zeros((2, 2), dtype="float32")))
