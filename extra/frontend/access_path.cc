@@ -12,6 +12,7 @@
 #include <cstring>
 #include <utility>
 
+#include "native_type.h"
 #include "object_fields.h"
 #include "scratch.h"
 
@@ -184,48 +185,7 @@ Status ToSteps(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
-int GetInt32(void* field, TVMFFIAny* out) {
-  int32_t v = 0;
-  std::memcpy(&v, field, sizeof(v));
-  *out = Any(static_cast<int64_t>(v)).ReleaseRaw();
-  return 0;
-}
-int GetAny(void* field, TVMFFIAny* out) {
-  Expected<Any> copy = Any::FromView(AnyView(*static_cast<const Any*>(field)));
-  if (!copy.ok()) return -1;
-  *out = std::move(copy).value().ReleaseRaw();
-  return 0;
-}
-
 TVMFFIByteArray Text(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
-
-constexpr const char* kIntSchema = R"({"type_schema":"{\"type\":\"int\"}"})";
-
-struct Field {
-  const char* name;
-  size_t offset;
-  int64_t size;
-  TVMFFIFieldGetter getter;
-  int32_t static_type_index;
-  const char* metadata;  // the type schema, as upstream registers it
-};
-
-Status RegisterType(const char* key, int32_t* index, const Field* fields, size_t n) {
-  FFI_CORE_ASSIGN_OR_RETURN(*index, GetOrAllocTypeIndex(Text(key), -1, 1, 0, false, kTVMFFIObject));
-  for (size_t i = 0; i < n; ++i) {
-    TVMFFIFieldInfo info{};
-    info.name = Text(fields[i].name);
-    info.metadata = Text(fields[i].metadata);
-    info.size = fields[i].size;
-    info.alignment = fields[i].size < 8 ? fields[i].size : 8;
-    info.offset = static_cast<int64_t>(fields[i].offset);
-    info.getter = fields[i].getter;
-    info.default_value_or_factory = NoneAny();
-    info.field_static_type_index = fields[i].static_type_index;
-    if (TVMFFITypeRegisterField(*index, &info) != 0) return Status(ErrorKind::kRuntimeError);
-  }
-  return Status::Ok();
-}
 
 struct Method {
   const char* name;
@@ -273,23 +233,23 @@ Expected<Any> MakeAccessPath(const AccessStep* steps, size_t n) {
 }
 
 Status RegisterAccessPath() {
-  const Field step_fields[] = {
-      {"kind", offsetof(AccessStepObj, kind), 4, &GetInt32, kTVMFFIAny, kIntSchema},
-      {"key", offsetof(AccessStepObj, key), 16, &GetAny, kTVMFFIAny,
+  const NativeField step_fields[] = {
+      {"kind", offsetof(AccessStepObj, kind), 4, &GetInt32Field, kIntFieldSchema},
+      {"key", offsetof(AccessStepObj, key), 16, &GetAnyField,
        R"({"type_schema":"{\"type\":\"Any\"}"})"},
   };
   FFI_CORE_RETURN_IF_ERROR(
-      RegisterType("ffi.reflection.AccessStep", &g_step_index, step_fields, 2));
-  const Field path_fields[] = {
-      {"parent", offsetof(AccessPathObj, parent), 8, &GetObjectField, kTVMFFIAny,
+      RegisterNativeType("ffi.reflection.AccessStep", &g_step_index, step_fields, 2));
+  const NativeField path_fields[] = {
+      {"parent", offsetof(AccessPathObj, parent), 8, &GetObjectField,
        R"({"type_schema":"{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.Object\"}]}"})"},
-      {"step", offsetof(AccessPathObj, step), 8, &GetObjectField, kTVMFFIAny,
+      {"step", offsetof(AccessPathObj, step), 8, &GetObjectField,
        R"({"type_schema":"{\"type\":\"Optional\",\"args\":)"
        R"([{\"type\":\"ffi.reflection.AccessStep\"}]}"})"},
-      {"depth", offsetof(AccessPathObj, depth), 4, &GetInt32, kTVMFFIAny, kIntSchema},
+      {"depth", offsetof(AccessPathObj, depth), 4, &GetInt32Field, kIntFieldSchema},
   };
   FFI_CORE_RETURN_IF_ERROR(
-      RegisterType("ffi.reflection.AccessPath", &g_path_index, path_fields, 3));
+      RegisterNativeType("ffi.reflection.AccessPath", &g_path_index, path_fields, 3));
   for (const Method& m : kMethods) {
     FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(m.fn));
     TVMFFIMethodInfo info{};

@@ -12,7 +12,9 @@
 //  - "ffi.StructuralEqual", "ffi.GetFirstStructuralMismatch"
 //    (structural_equal.cc) and "ffi.StructuralHash" (structural_hash.cc):
 //    equality up to the binding of free variables, by each type's
-//    structural kind, and a hash that agrees with it.
+//    structural kind, and a hash that agrees with it; "ffi.StructuralKey"
+//    and "ffi.StructuralKeyEqual" (structural_key.cc): a value with its
+//    structural hash, for Python's dict.
 // Each honours the types' hooks ("__ffi_repr__", "__ffi_eq__",
 // "__ffi_compare__", "__ffi_hash__", "__ffi_shallow_copy__", "__s_equal__",
 // "__s_hash__") and the fields' ReprOff / CompareOff / HashOff / SEqHash*
@@ -34,6 +36,7 @@ Status RegisterDeepCopy();
 Status RegisterJsonGraph();
 Status RegisterStructuralEqual();
 Status RegisterStructuralHash();
+Status RegisterStructuralKey();
 
 }  // namespace frontend
 }  // namespace ffi_core

@@ -209,7 +209,6 @@ struct LibraryType {
 constexpr LibraryType kLibraryTypes[] = {
     {"ffi.StructuralVisitor", "ffi.Object"},
     {"ffi.StructuralMutator", "ffi.Object"},
-    {"ffi.StructuralKey", "ffi.Object"},
 };
 
 Status RegisterLibraryType(const LibraryType& t) {
@@ -260,6 +259,7 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterJsonGraph().ok()) Report("ffi.*JSONGraph*");
   if (!frontend::RegisterStructuralEqual().ok()) Report("ffi.StructuralEqual");
   if (!frontend::RegisterStructuralHash().ok()) Report("ffi.StructuralHash");
+  if (!frontend::RegisterStructuralKey().ok()) Report("ffi.StructuralKey");
 }
 
 }  // namespace

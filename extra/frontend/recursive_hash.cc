@@ -20,17 +20,13 @@
 #include "object_fields.h"
 #include "object_table.h"
 #include "scratch.h"
+#include "value_hash.h"
 
 namespace ffi_core {
 namespace frontend {
 namespace {
 
 uint64_t HashText(TVMFFIByteArray b) { return HashBytes(b.data, b.size); }
-
-uint64_t TypeHash(int32_t type_index) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  return info != nullptr ? info->type_key_hash : static_cast<uint64_t>(type_index);
-}
 
 class Hasher {
  public:
@@ -75,7 +71,7 @@ Status Hasher::Hash(const AnyView& v, uint64_t* out) {
   }
   for (int32_t i = 0; i < depth_; ++i) {
     if (path_[i] == obj) {
-      *out = TypeHash(ti);
+      *out = TypeKeyHash(ti);
       return Status::Ok();
     }
   }
@@ -120,21 +116,16 @@ Status Hasher::HashObject(const AnyView& v, TVMFFIObject* obj, uint64_t* out) {
   const int32_t ti = obj->type_index;
   switch (ti) {
     case kTVMFFIBigInt:
-      *out = HashCombine(TypeHash(ti), HashText(TVMFFIBigIntGetContentByteArray(&v.raw())));
+      *out = HashCombine(TypeKeyHash(ti), HashText(TVMFFIBigIntGetContentByteArray(&v.raw())));
       return Status::Ok();
-    case kTVMFFIShape: {
-      const TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(obj);
-      uint64_t h = HashCombine(TypeHash(ti), cell->size);
-      for (size_t i = 0; i < cell->size; ++i)
-        h = HashCombine(h, static_cast<uint64_t>(cell->data[i]));
-      *out = h;
+    case kTVMFFIShape:
+      *out = ShapeHash(obj);
       return Status::Ok();
-    }
     case kTVMFFIArray:
     case kTVMFFIList: {
       const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(obj + 1);
       const auto* items = static_cast<const Any*>(cell->data);
-      uint64_t h = HashCombine(TypeHash(ti), static_cast<uint64_t>(cell->size));
+      uint64_t h = HashCombine(TypeKeyHash(ti), static_cast<uint64_t>(cell->size));
       for (int64_t i = 0; i < cell->size; ++i) {
         uint64_t item = 0;
         FFI_CORE_RETURN_IF_ERROR(Hash(items[i], &item));
@@ -182,7 +173,7 @@ Status Hasher::HashMap(const AnyView& v, uint64_t* out) {
   }
   if (status.ok()) {
     std::sort(entries.data(), entries.data() + i);
-    uint64_t h = HashCombine(TypeHash(v.type_index()), n);
+    uint64_t h = HashCombine(TypeKeyHash(v.type_index()), n);
     for (size_t a = 0; a < i; ++a) h = HashCombine(h, entries[a]);
     *out = h;
   }
@@ -190,7 +181,7 @@ Status Hasher::HashMap(const AnyView& v, uint64_t* out) {
 }
 
 Status Hasher::HashFields(TVMFFIObject* obj, uint64_t* out) {
-  uint64_t h = TypeHash(obj->type_index);
+  uint64_t h = TypeKeyHash(obj->type_index);
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(obj->type_index);
   Status status = Status::Ok();
   if (info != nullptr) {

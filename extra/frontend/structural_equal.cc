@@ -25,7 +25,7 @@
 #include "object_fields.h"
 #include "object_table.h"
 #include "scratch.h"
-#include "structural_kind.h"
+#include "structural.h"
 
 namespace ffi_core {
 namespace frontend {
@@ -366,11 +366,10 @@ Expected<Options> ParseOptions(PackedArgs args, const char* name) {
 }
 
 // ffi.StructuralEqual(lhs, rhs, map_free_vars, skip_tensor_content) -> bool
-Status StructuralEqual(PackedArgs args, Any* rv) {
+Status StructuralEqualGlobal(PackedArgs args, Any* rv) {
   FFI_CORE_ASSIGN_OR_RETURN(Options o, ParseOptions(args, "ffi.StructuralEqual"));
-  Comparer comparer(o.map_free_vars, o.skip_tensor_content);
-  bool equal = false;
-  FFI_CORE_RETURN_IF_ERROR(comparer.Equal(args[0], args[1], &equal));
+  FFI_CORE_ASSIGN_OR_RETURN(
+      bool equal, StructuralEqual(args[0], args[1], o.map_free_vars, o.skip_tensor_content));
   *rv = Any(equal);
   return Status::Ok();
 }
@@ -410,9 +409,17 @@ Status GetFirstStructuralMismatch(PackedArgs args, Any* rv) {
 
 }  // namespace
 
+Expected<bool> StructuralEqual(const AnyView& lhs, const AnyView& rhs, bool map_free_vars,
+                               bool skip_tensor_content) {
+  Comparer comparer(map_free_vars, skip_tensor_content);
+  bool equal = false;
+  FFI_CORE_RETURN_IF_ERROR(comparer.Equal(lhs, rhs, &equal));
+  return equal;
+}
+
 Status RegisterStructuralEqual() {
   static constexpr GlobalEntry kGlobals[] = {
-      {"ffi.StructuralEqual", &StructuralEqual},
+      {"ffi.StructuralEqual", &StructuralEqualGlobal},
       {"ffi.GetFirstStructuralMismatch", &GetFirstStructuralMismatch},
   };
   return RegisterGlobalTable(kGlobals);

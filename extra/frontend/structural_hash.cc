@@ -21,16 +21,12 @@
 #include "object_fields.h"
 #include "object_table.h"
 #include "scratch.h"
-#include "structural_kind.h"
+#include "structural.h"
+#include "value_hash.h"
 
 namespace ffi_core {
 namespace frontend {
 namespace {
-
-uint64_t TypeKeyHash(int32_t type_index) {
-  const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
-  return info != nullptr ? info->type_key_hash : static_cast<uint64_t>(type_index);
-}
 
 uint64_t IdentityHash(const TVMFFIObject* obj) {
   return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(obj));
@@ -100,15 +96,9 @@ Status Hasher::HashObject(const AnyView& v, uint64_t* out) {
   TVMFFIObject* obj = v.raw().v_obj;
   const int32_t ti = obj->type_index;
   switch (ti) {
-    case kTVMFFIShape: {
-      const TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(obj);
-      uint64_t h = HashCombine(TypeKeyHash(ti), cell->size);
-      for (size_t i = 0; i < cell->size; ++i) {
-        h = HashCombine(h, static_cast<uint64_t>(cell->data[i]));
-      }
-      *out = h;
+    case kTVMFFIShape:
+      *out = ShapeHash(obj);
       return Status::Ok();
-    }
     case kTVMFFIArray:
     case kTVMFFIList: {
       const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(obj + 1);
@@ -279,21 +269,28 @@ Status Hasher::HashTensor(const AnyView& v, uint64_t* out) {
 }
 
 // ffi.StructuralHash(value, map_free_vars, skip_tensor_content) -> int
-Status StructuralHash(PackedArgs args, Any* rv) {
+Status StructuralHashGlobal(PackedArgs args, Any* rv) {
   if (args.size() != 3) return detail::RaiseArityError("ffi.StructuralHash", 3, args.size());
   FFI_CORE_ASSIGN_OR_RETURN(bool map_free_vars, args[1].As<bool>());
   FFI_CORE_ASSIGN_OR_RETURN(bool skip_tensor_content, args[2].As<bool>());
-  Hasher hasher(map_free_vars, skip_tensor_content);
-  uint64_t h = 0;
-  FFI_CORE_RETURN_IF_ERROR(hasher.Hash(args[0], &h));
+  FFI_CORE_ASSIGN_OR_RETURN(uint64_t h,
+                            StructuralHash(args[0], map_free_vars, skip_tensor_content));
   *rv = Any(static_cast<int64_t>(h));
   return Status::Ok();
 }
 
 }  // namespace
 
+Expected<uint64_t> StructuralHash(const AnyView& value, bool map_free_vars,
+                                  bool skip_tensor_content) {
+  Hasher hasher(map_free_vars, skip_tensor_content);
+  uint64_t h = 0;
+  FFI_CORE_RETURN_IF_ERROR(hasher.Hash(value, &h));
+  return h;
+}
+
 Status RegisterStructuralHash() {
-  static constexpr GlobalEntry kGlobals[] = {{"ffi.StructuralHash", &StructuralHash}};
+  static constexpr GlobalEntry kGlobals[] = {{"ffi.StructuralHash", &StructuralHashGlobal}};
   return RegisterGlobalTable(kGlobals);
 }
 

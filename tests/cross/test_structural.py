@@ -205,6 +205,17 @@ def test_tensors():
     check(a, d, False, skip_tensor_content=True)
 
 
+def test_structural_key():
+    k1 = tvm_ffi.StructuralKey({"a": [1, 2], "b": Lit(3)})
+    k2 = tvm_ffi.StructuralKey({"b": Lit(3), "a": [1, 2]})
+    k3 = tvm_ffi.StructuralKey({"a": [1, 2], "b": Lit(4)})
+    assert k1.__hash__() == structural_hash(k1.key) & 0xFFFFFFFFFFFFFFFF
+    assert k1 == k2 and k1 != k3 and k1 == k1
+    assert {k1: "one", k3: "three"}[k2] == "one"
+    with pytest.raises(TypeError):
+        tvm_ffi.StructuralKey(Plain(1))
+
+
 def test_unsupported_type_is_a_type_error():
     with pytest.raises(TypeError, match="StructuralHash is not supported"):
         structural_equal(Plain(1), Plain(1))

@@ -1,16 +1,23 @@
-// What upstream's structural equality and hashing share: a type's
-// structural kind, refused with a TypeError where it is unset, and how a
-// definition region is entered (by a field flagged SEqHashDef*, or by a
-// type's __s_equal__ / __s_hash__ hook naming a kind).
-#ifndef FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_KIND_H_
-#define FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_KIND_H_
+// Upstream's structural equality and hashing (structural_equal.cc,
+// structural_hash.cc) as C++ calls for the structural key, and what the two
+// share: a type's structural kind, refused with a TypeError where it is
+// unset, and how a definition region is entered (by a field flagged
+// SEqHashDef*, or by a type's __s_equal__ / __s_hash__ hook naming a kind).
+#ifndef FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_H_
+#define FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_H_
 
+#include <ffi_core/any.h>
 #include <ffi_core/error.h>
 #include <ffi_core/expected.h>
 #include <tvm/ffi/c_api.h>
 
 namespace ffi_core {
 namespace frontend {
+
+Expected<bool> StructuralEqual(const AnyView& lhs, const AnyView& rhs, bool map_free_vars,
+                               bool skip_tensor_content);
+Expected<uint64_t> StructuralHash(const AnyView& value, bool map_free_vars,
+                                  bool skip_tensor_content);
 
 inline Expected<TVMFFISEqHashKind> StructuralKindOf(int32_t type_index) {
   const TVMFFITypeInfo* info = TVMFFIGetTypeInfo(type_index);
@@ -58,4 +65,4 @@ inline TVMFFIDefRegionKind FreeVarFieldsRegion(TVMFFIDefRegionKind current) {
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_KIND_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_H_
