@@ -8,15 +8,16 @@
 // field flagged SEqHashDef*, or everywhere with map_free_vars). A type's
 // "__s_equal__" hook replaces the field walk. The mismatch query returns the
 // access paths to the first difference on each side.
+#include <ffi_core/container/any_equal.h>
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
+#include <ffi_core/same_bytes.h>
 #include <ffi_core/string.h>
 #include <ffi_core/tensor.h>
 
 #include <cmath>
-#include <cstring>
 #include <utility>
 
 #include "access_path.h"
@@ -31,14 +32,10 @@ namespace ffi_core {
 namespace frontend {
 namespace {
 
-bool IsString(int32_t ti) { return ti == kTVMFFISmallStr || ti == kTVMFFIStr; }
-bool IsBytes(int32_t ti) { return ti == kTVMFFISmallBytes || ti == kTVMFFIBytes; }
-
-bool SameText(TVMFFIByteArray a, TVMFFIByteArray b) {
-  return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+bool SameDims(const int64_t* a, size_t a_size, const int64_t* b, size_t b_size) {
+  return SameBytes(reinterpret_cast<const char*>(a), a_size * sizeof(int64_t),
+                   reinterpret_cast<const char*>(b), b_size * sizeof(int64_t));
 }
-
-Any IntKey(int64_t i) { return Any(i); }
 
 class Comparer {
  public:
@@ -86,10 +83,9 @@ Status Comparer::Equal(const AnyView& lhs, const AnyView& rhs, bool* out) {
   const TVMFFIAny& l = lhs.raw();
   const TVMFFIAny& r = rhs.raw();
   if (l.type_index != r.type_index) {
-    // A string (or bytes) equals one of the same content in the other form.
-    const bool texts = (IsString(l.type_index) && IsString(r.type_index)) ||
-                       (IsBytes(l.type_index) && IsBytes(r.type_index));
-    *out = texts && SameText(detail::ByteSequenceView(l), detail::ByteSequenceView(r));
+    // Only a string (or bytes) equals one of the same content in the other
+    // form, as map keys compare.
+    *out = AnyEqual(lhs, rhs);
     return Status::Ok();
   }
   if (l.type_index < kTVMFFIStaticObjectBegin) {
@@ -116,16 +112,15 @@ Status Comparer::EqualObjects(const AnyView& lhs, const AnyView& rhs, bool* out)
   switch (l.type_index) {
     case kTVMFFIStr:
     case kTVMFFIBytes:
-      *out = SameText(detail::ByteSequenceView(l), detail::ByteSequenceView(r));
+      *out = AnyEqual(lhs, rhs);
       return Status::Ok();
     case kTVMFFIBigInt:
-      *out = SameText(TVMFFIBigIntGetContentByteArray(&l), TVMFFIBigIntGetContentByteArray(&r));
+      *out = SameBytes(TVMFFIBigIntGetContentByteArray(&l), TVMFFIBigIntGetContentByteArray(&r));
       return Status::Ok();
     case kTVMFFIShape: {
       const TVMFFIShapeCell* a = TVMFFIShapeGetCellPtr(l.v_obj);
       const TVMFFIShapeCell* b = TVMFFIShapeGetCellPtr(r.v_obj);
-      *out = a->size == b->size &&
-             (a->size == 0 || std::memcmp(a->data, b->data, a->size * sizeof(int64_t)) == 0);
+      *out = SameDims(a->data, a->size, b->data, b->size);
       return Status::Ok();
     }
     case kTVMFFIArray:
@@ -256,12 +251,12 @@ Status Comparer::EqualSequences(const TVMFFISeqCell* lhs, const TVMFFISeqCell* r
     FFI_CORE_RETURN_IF_ERROR(Equal(l[i], r[i], &equal));
     if (!equal) {
       *out = false;
-      const Any at = IntKey(i);
+      const Any at(i);
       return Note(kArrayItem, at, kArrayItem, at);
     }
   }
   if (*out) return Status::Ok();
-  const Any at = IntKey(n);
+  const Any at(n);
   return lhs->size > rhs->size ? Note(kArrayItem, at, kArrayItemMissing, at)
                                : Note(kArrayItemMissing, at, kArrayItem, at);
 }
@@ -312,8 +307,7 @@ Status Comparer::EqualTensors(const AnyView& lhs, const AnyView& rhs, bool* out)
   FFI_CORE_ASSIGN_OR_RETURN(Tensor r, rhs.As<Tensor>());
   const DLTensor& a = *l.dl_tensor();
   const DLTensor& b = *r.dl_tensor();
-  *out = a.ndim == b.ndim &&
-         (a.ndim == 0 || std::memcmp(a.shape, b.shape, a.ndim * sizeof(int64_t)) == 0) &&
+  *out = SameDims(a.shape, static_cast<size_t>(a.ndim), b.shape, static_cast<size_t>(b.ndim)) &&
          a.dtype.code == b.dtype.code && a.dtype.bits == b.dtype.bits &&
          a.dtype.lanes == b.dtype.lanes;
   if (!*out || skip_tensor_content_) return Status::Ok();
@@ -328,7 +322,8 @@ Status Comparer::EqualTensors(const AnyView& lhs, const AnyView& rhs, bool* out)
   }
   const uint64_t bits = static_cast<uint64_t>(detail::Numel(a)) * a.dtype.bits * a.dtype.lanes;
   const size_t bytes = static_cast<size_t>((bits + 7) / 8);
-  *out = bytes == 0 || std::memcmp(l.data_with_offset(), r.data_with_offset(), bytes) == 0;
+  *out = SameBytes(static_cast<const char*>(l.data_with_offset()), bytes,
+                   static_cast<const char*>(r.data_with_offset()), bytes);
   return Status::Ok();
 }
 
