@@ -536,15 +536,12 @@ Expected<Any> GraphReader::DecodeObject(int32_t ti, const AnyView& data) {
       return;
     }
     const MapPair* p = fields.Find(*name);
-    if (p != nullptr) {
-      Expected<Any> value = DecodeField(f, p->value);
-      status = value.ok() ? WriteField(obj, f, value->raw()) : value.status();
-    } else if (f.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      status = WriteFieldDefault(obj, f);
-    } else {
-      status = RaiseError(ErrorKind::kTypeError, {"Required field `", f.name.data,
-                                                  "` not set in type `", KeyOf(info), "`"});
+    if (p == nullptr) {
+      status = InitField(obj, info, f, nullptr);
+      return;
     }
+    Expected<Any> value = DecodeField(f, p->value);
+    status = value.ok() ? InitField(obj, info, f, &value->raw()) : value.status();
   });
   FFI_CORE_RETURN_IF_ERROR(status);
   return made;

@@ -69,6 +69,14 @@ Status WriteFieldDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f) {
 }
 
 // An empty object of the type: its C++ creator, else its "__ffi_new__".
+Status InitField(TVMFFIObject* obj, const TVMFFITypeInfo* info, const TVMFFIFieldInfo& f,
+                 const TVMFFIAny* value) {
+  if (value != nullptr) return WriteField(obj, f, *value);
+  if (f.flags & kTVMFFIFieldFlagBitMaskHasDefault) return WriteFieldDefault(obj, f);
+  return RaiseError(ErrorKind::kTypeError,
+                    {"Required field `", f.name.data, "` not set in type `", KeyOf(info), "`"});
+}
+
 Expected<Any> NewEmptyObject(const TVMFFITypeInfo* info) {
   if (info->metadata != nullptr && info->metadata->creator != nullptr) {
     TVMFFIObjectHandle made = nullptr;

@@ -43,6 +43,11 @@ Status WriteField(TVMFFIObject* obj, const TVMFFIFieldInfo& f, const TVMFFIAny& 
 // Sets the field to its default (a value, or what its factory makes).
 Status WriteFieldDefault(TVMFFIObject* obj, const TVMFFIFieldInfo& f);
 
+// Sets a field of a new object of type `info`: to `value` when given, else
+// to its default, else a TypeError naming the required field.
+Status InitField(TVMFFIObject* obj, const TVMFFITypeInfo* info, const TVMFFIFieldInfo& f,
+                 const TVMFFIAny* value);
+
 // An object of the type with every field unset: from its C++ creator, else
 // from its "__ffi_new__" attribute (types defined in Python).
 Expected<Any> NewEmptyObject(const TVMFFITypeInfo* info);

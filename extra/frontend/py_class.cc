@@ -541,15 +541,8 @@ Status MakeObjectFromPackedArgs(PackedArgs args, Any* rv) {
     for (int32_t p = 0; p < num_pairs && found < 0; ++p) {
       if (!used[p] && names[p].Equals(f.name.data, f.name.size)) found = p;
     }
-    if (found >= 0) {
-      used[found] = true;
-      status = WriteField(obj, f, args[2 + 2 * found].raw());
-    } else if (f.flags & kTVMFFIFieldFlagBitMaskHasDefault) {
-      status = WriteFieldDefault(obj, f);
-    } else {
-      status = RaiseError(ErrorKind::kTypeError, {"Required field `", f.name.data,
-                                                  "` not set in type `", KeyOf(info), "`"});
-    }
+    if (found >= 0) used[found] = true;
+    status = InitField(obj, info, f, found >= 0 ? &args[2 + 2 * found].raw() : nullptr);
   });
   FFI_CORE_RETURN_IF_ERROR(status);
   for (int32_t p = 0; p < num_pairs; ++p) {
