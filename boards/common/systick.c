@@ -12,8 +12,10 @@
 #define SYST_CSR_CLKSOURCE_CPU 4u
 
 void SysTick_Handler(void); /* vector table entry, see startup.c */
+void ffi_core_systick_handle(const uint32_t* frame);
 
 static volatile uint32_t tick_count;
+static volatile uint32_t interrupted_pc;
 static ffi_core_systick_callback volatile tick_callback;
 static void* volatile tick_context;
 
@@ -44,7 +46,28 @@ void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void* con
   __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
 }
 
-void SysTick_Handler(void) {
+uint32_t ffi_core_systick_interrupted_pc(void) { return interrupted_pc; }
+
+/* Finds the interrupted code's exception frame (EXC_RETURN bit 2: on PSP or
+ * MSP) and hands it to the handler proper; LR still holds EXC_RETURN. */
+__attribute__((naked)) void SysTick_Handler(void) {
+  __asm__ volatile(
+      "movs r0, #4\n\t"
+      "mov  r1, lr\n\t"
+      "tst  r0, r1\n\t"
+      "beq  1f\n\t"
+      "mrs  r0, psp\n\t"
+      "b    2f\n"
+      "1:\n\t"
+      "mrs  r0, msp\n"
+      "2:\n\t"
+      "ldr  r1, =ffi_core_systick_handle\n\t"
+      "bx   r1\n\t"
+      ".ltorg\n");
+}
+
+void ffi_core_systick_handle(const uint32_t* frame) {
+  interrupted_pc = frame[6];   /* r0-r3, r12, lr, pc, xpsr */
   tick_count = tick_count + 1; /* only the handler writes it */
   const ffi_core_systick_callback callback = tick_callback;
   if (callback != NULL) {

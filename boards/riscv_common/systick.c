@@ -15,6 +15,7 @@
 void ffi_core_timer_interrupt(void); /* from the trap entry, startup.c */
 
 static volatile uint32_t tick_count;
+static volatile uint32_t interrupted_pc;
 static volatile uint32_t tick_period;
 static uint64_t next_deadline; /* written with the timer interrupt off */
 static ffi_core_systick_callback volatile tick_callback;
@@ -81,7 +82,13 @@ void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void* con
                    : "memory");
 }
 
+uint32_t ffi_core_systick_interrupted_pc(void) { return interrupted_pc; }
+
 void ffi_core_timer_interrupt(void) {
+  uint32_t mepc;
+  __asm__ volatile(".option push\n\t.option arch, +zicsr\n\tcsrr %0, mepc\n\t.option pop"
+                   : "=r"(mepc));
+  interrupted_pc = mepc;
   tick_count = tick_count + 1;
   const ffi_core_systick_callback callback = tick_callback;
   if (callback != NULL) {

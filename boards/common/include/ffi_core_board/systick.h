@@ -41,6 +41,11 @@ uint32_t ffi_core_systick_count(void);
  * tick count is incremented; NULL removes it. Safe to call while running. */
 void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void* context);
 
+/* Inside the callback: the address at which the interrupted code resumes
+ * (the exception frame's PC on Arm, mepc on RISC-V). Tests use it to tell
+ * which instruction window an interrupt landed in. */
+uint32_t ffi_core_systick_interrupted_pc(void);
+
 #ifdef __cplusplus
 }
 #endif
