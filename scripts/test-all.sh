@@ -20,27 +20,34 @@ for p in $(cmake --list-presets 2>/dev/null | sed -n 's/^  "\(mps[^"]*\|microbit
 done
 
 failed=()
+timings=()
+# Runs one step ("name" then its command), noting its wall-clock time and
+# whether it failed.
+step() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "=== ${name}"
+  "$@" || failed+=("$name")
+  timings+=("$(printf '%-22s %5d s' "$name" $((SECONDS - start)))")
+}
+build_and_test() {
+  cmake --preset "$1" >/dev/null &&
+    cmake --build --preset "$1" -j"$(nproc)" >/dev/null &&
+    ctest --preset "$1"
+}
 for preset in "${PRESETS[@]}"; do
-  echo "=== ${preset}"
-  if ! { cmake --preset "$preset" >/dev/null &&
-         cmake --build --preset "$preset" -j"$(nproc)" >/dev/null &&
-         ctest --preset "$preset"; }; then
-    failed+=("$preset")
-  fi
+  step "$preset" build_and_test "$preset"
 done
 
-echo "=== fuzz (20 s per fuzzer)"
-if ! scripts/fuzz.sh 20; then
-  failed+=(fuzz)
-fi
-
+step fuzz scripts/fuzz.sh 20  # 20 s per fuzzer
 # The guides' links and their runnable command blocks (docs/run-a-model.md
 # builds a TVM model into a firmware out of tree), then the README's main job.
-echo "=== docs: links and command blocks"
-python3 scripts/check-docs.py --run || failed+=(docs)
-echo "=== scripts/demo.sh"
-scripts/demo.sh || failed+=(demo)
+step "docs" python3 scripts/check-docs.py --run
+step "demo" scripts/demo.sh
 
+echo "=== time per step (build and test), $(nproc) cores"
+printf '%s\n' "${timings[@]}"
+echo "total: $((SECONDS / 60)) min $((SECONDS % 60)) s"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED presets: ${failed[*]}"
   exit 1
