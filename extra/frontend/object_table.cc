@@ -16,7 +16,7 @@ ObjectTable::~ObjectTable() {
     if (e.key != nullptr) ObjectDecRef(const_cast<TVMFFIObject*>(e.key));
     e.~Entry();
   }
-  Deallocate(*GetAllocator(), slots_, capacity_ * sizeof(Entry), alignof(Entry));
+  FreeBuffer(slots_);
 }
 
 // The key's slot, or the empty slot where it would go.
@@ -39,8 +39,7 @@ Status ObjectTable::Grow() {
   if (capacity > SIZE_MAX / sizeof(Entry)) {
     return RaiseError(ErrorKind::kMemoryError, {"object table too large"});
   }
-  auto* slots =
-      static_cast<Entry*>(Allocate(*GetAllocator(), capacity * sizeof(Entry), alignof(Entry)));
+  auto* slots = static_cast<Entry*>(AllocateBuffer(capacity * sizeof(Entry), alignof(Entry)));
   if (slots == nullptr) {
     return RaiseError(ErrorKind::kMemoryError,
                       {"out of memory for a table of ", capacity, " objects"});
@@ -58,8 +57,7 @@ Status ObjectTable::Grow() {
     }
     old[i].~Entry();
   }
-  if (old != nullptr)
-    Deallocate(*GetAllocator(), old, old_capacity * sizeof(Entry), alignof(Entry));
+  FreeBuffer(old);
   return Status::Ok();
 }
 

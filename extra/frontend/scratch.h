@@ -1,4 +1,4 @@
-// Scratch: a short-lived array of T from the installed allocator, given back
+// Scratch: a short-lived array of T from AllocateBuffer, given back
 // when it goes out of scope (the views a container is built from, ...).
 #ifndef FFI_CORE_EXTRA_FRONTEND_SCRATCH_H_
 #define FFI_CORE_EXTRA_FRONTEND_SCRATCH_H_
@@ -18,10 +18,9 @@ class Scratch {
  public:
   // `count` default-constructed items, or a MemoryError naming `what`.
   static Expected<Scratch> Make(size_t count, const char* what) {
-    Allocator* allocator = GetAllocator();
     void* block = nullptr;
-    if (allocator != nullptr && count <= SIZE_MAX / sizeof(T)) {
-      block = count == 0 ? nullptr : Allocate(*allocator, count * sizeof(T), alignof(T));
+    if (count != 0 && count <= SIZE_MAX / sizeof(T)) {
+      block = AllocateBuffer(count * sizeof(T), alignof(T));
     }
     if (block == nullptr && count != 0) {
       return RaiseError(ErrorKind::kMemoryError,
@@ -29,10 +28,9 @@ class Scratch {
     }
     T* items = static_cast<T*>(block);
     for (size_t i = 0; i < count; ++i) new (&items[i]) T();
-    return Scratch(allocator, items, count);
+    return Scratch(items, count);
   }
-  Scratch(Scratch&& other) noexcept
-      : allocator_(other.allocator_), items_(other.items_), count_(other.count_) {
+  Scratch(Scratch&& other) noexcept : items_(other.items_), count_(other.count_) {
     other.items_ = nullptr;
   }
   Scratch(const Scratch&) = delete;
@@ -43,7 +41,7 @@ class Scratch {
     if constexpr (!std::is_trivially_destructible_v<T>) {
       for (size_t i = 0; i < count_; ++i) items_[i].~T();
     }
-    Deallocate(*allocator_, items_, count_ * sizeof(T), alignof(T));
+    FreeBuffer(items_);
   }
 
   T* data() { return items_; }
@@ -51,9 +49,7 @@ class Scratch {
   size_t size() const { return count_; }
 
  private:
-  Scratch(Allocator* allocator, T* items, size_t count)
-      : allocator_(allocator), items_(items), count_(count) {}
-  Allocator* allocator_;
+  Scratch(T* items, size_t count) : items_(items), count_(count) {}
   T* items_;
   size_t count_;
 };

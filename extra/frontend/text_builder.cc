@@ -8,9 +8,7 @@
 namespace ffi_core {
 namespace frontend {
 
-TextBuilder::~TextBuilder() {
-  if (data_ != nullptr) Deallocate(*GetAllocator(), data_, capacity_, 1);
-}
+TextBuilder::~TextBuilder() { FreeBuffer(data_); }
 
 Status TextBuilder::Append(const char* data, size_t size) {
   if (size > capacity_ - size_) {
@@ -19,13 +17,13 @@ Status TextBuilder::Append(const char* data, size_t size) {
     }
     size_t capacity = capacity_ == 0 ? 64 : capacity_;
     while (capacity - size_ < size) capacity *= 2;
-    char* grown = static_cast<char*>(Allocate(*GetAllocator(), capacity, 1));
+    char* grown = static_cast<char*>(AllocateBuffer(capacity, 1));
     if (grown == nullptr) {
       return RaiseError(ErrorKind::kMemoryError,
                         {"out of memory building text of ", size_ + size, " bytes"});
     }
     if (size_ != 0) std::memcpy(grown, data_, size_);
-    if (data_ != nullptr) Deallocate(*GetAllocator(), data_, capacity_, 1);
+    FreeBuffer(data_);
     data_ = grown;
     capacity_ = capacity;
   }

@@ -381,3 +381,61 @@ TEST_CASE("Dict past 4 pairs: upstream's dense form, found by hash, kept in inse
   REQUIRE(d.Set(DenseKey(7), int64_t{7}).ok());
   CHECK(Int(Any::FromView(d.At(DenseKey(7)).value()).value()) == 7);
 }
+
+namespace {
+// A TVMFFICustomAllocator over TestHeap that counts live blocks and the
+// buffers (type index kTVMFFINone) it was asked for.
+struct CountingCustom {
+  long live = 0;
+  long buffers = 0;
+  static CountingCustom* self;
+  static void DeleteSpace(void* body) {
+    void* block = static_cast<void**>(body)[-2];
+    Deallocate(*TestHeap(), block, 0, 0);
+    --self->live;
+  }
+  static void* Allocate(size_t size, size_t alignment, int32_t type_index, void*) {
+    // The block's start and the alloc header sit in the two words before the body.
+    const size_t head = 2 * sizeof(void*);
+    const size_t align = alignment < alignof(void*) ? alignof(void*) : alignment;
+    void* block = ffi_core::Allocate(*TestHeap(), size + head + align, align);
+    if (block == nullptr) {
+      TVMFFIErrorSetRaisedFromCStr("MemoryError", "test: out of memory");
+      return nullptr;
+    }
+    char* body = static_cast<char*>(block) + AlignUp(head, align);
+    static_cast<void**>(static_cast<void*>(body))[-2] = block;
+    reinterpret_cast<TVMFFIObjectAllocHeader*>(body - sizeof(TVMFFIObjectAllocHeader))
+        ->delete_space = &DeleteSpace;
+    ++self->live;
+    if (type_index == kTVMFFINone) ++self->buffers;
+    return body;
+  }
+};
+CountingCustom* CountingCustom::self = nullptr;
+}  // namespace
+
+TEST_CASE("with only a TVMFFICustomAllocator, containers of any size take every byte from it") {
+  Allocator* previous = GetAllocator();
+  SetAllocator(nullptr);  // no other source: anything not asked of the custom one fails
+  CountingCustom counts;
+  CountingCustom::self = &counts;
+  TVMFFICustomAllocator custom = {&CountingCustom::Allocate, nullptr};
+  REQUIRE(TVMFFISetCustomAllocator(&custom) == 0);
+  {
+    Dict d = Dict::FromPairs(nullptr, 0).value();
+    for (int64_t i = 0; i < 300; ++i) REQUIRE(d.Set(DenseKey(i), i).ok());
+    for (int64_t i = 0; i < 300; ++i)
+      CHECK(Int(Any::FromView(d.At(DenseKey(i)).value()).value()) == i);
+    List l = List::FromViews(nullptr, 0).value();
+    for (int64_t i = 0; i < 40; ++i) REQUIRE(l.Append(DenseKey(i)).ok());
+    Any map = Must("ffi.Map", {int64_t{1}, kLong, int64_t{2}, kLong, int64_t{3}, kLong, int64_t{4},
+                               kLong, int64_t{5}, kLong, int64_t{6}, kLong});
+    CHECK(Int(Must("ffi.MapSize", {map})) == 6);
+    CHECK(counts.buffers > 0);
+    CHECK(counts.live > 0);
+  }
+  CHECK(counts.live == 0);
+  REQUIRE(TVMFFISetCustomAllocator(nullptr) == 0);
+  SetAllocator(previous);
+}

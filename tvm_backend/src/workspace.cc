@@ -1,7 +1,7 @@
 // TVMBackendAllocWorkspace / TVMBackendFreeWorkspace: a stack of blocks in
-// the workspace buffer, or blocks from ffi-core's installed allocator when
-// no buffer is set. Every failure is a raised error and a NULL or non-zero
-// return, which the generated kernel passes on.
+// the workspace buffer, or blocks from AllocateBuffer (whatever allocator is
+// installed) when no buffer is set. Every failure is a raised error and a
+// NULL or non-zero return, which the generated kernel passes on.
 #include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
@@ -29,7 +29,6 @@ struct BlockHeader {
   size_t magic;
   size_t begin;  // buffer: offset where the block starts; allocator: bytes allocated
   size_t prev;   // buffer: header offset of the block below, or kNone
-  ffi_core::Allocator* allocator;  // allocator blocks: where to give it back
 };
 constexpr size_t kHeaderSize = ffi_core::AlignUp(sizeof(BlockHeader), kAlign);
 constexpr size_t kLive = 0x57534c56u;       // a live buffer block
@@ -82,7 +81,7 @@ void* AllocateFromBuffer(size_t nbytes) {
     return Refuse(nbytes, why);
   }
   const size_t header_offset = payload_offset - kHeaderSize;
-  *HeaderAt(header_offset) = BlockHeader{kLive, g_ws.top, g_ws.last, nullptr};
+  *HeaderAt(header_offset) = BlockHeader{kLive, g_ws.top, g_ws.last};
   const size_t end = payload_offset + nbytes;
   NoteAllocated(end - g_ws.top);
   g_ws.last = header_offset;
@@ -91,16 +90,14 @@ void* AllocateFromBuffer(size_t nbytes) {
 }
 
 void* AllocateFromAllocator(size_t nbytes) {
-  ffi_core::Allocator* a = ffi_core::GetAllocator();
-  if (a == nullptr) {
-    return Refuse(nbytes,
-                  "no workspace buffer (FFICoreTVMSetWorkspace) and no allocator installed");
-  }
   if (nbytes > SIZE_MAX - kHeaderSize) return Refuse(nbytes, "size out of range");
   const size_t total = kHeaderSize + nbytes;
-  void* block = ffi_core::Allocate(*a, total, kAlign);
-  if (block == nullptr) return Refuse(nbytes, "the installed allocator is out of memory");
-  *static_cast<BlockHeader*>(block) = BlockHeader{kAllocated, total, kNone, a};
+  void* block = ffi_core::AllocateBuffer(total, kAlign);
+  if (block == nullptr) {
+    return Refuse(nbytes,
+                  "no workspace buffer (FFICoreTVMSetWorkspace) and the allocator gave none");
+  }
+  *static_cast<BlockHeader*>(block) = BlockHeader{kAllocated, total, kNone};
   NoteAllocated(total);
   return static_cast<unsigned char*>(block) + kHeaderSize;
 }
@@ -160,7 +157,7 @@ int TVMBackendFreeWorkspace(int /*device_type*/, int /*device_id*/, void* ptr) {
   h->magic = 0;
   g_ws.stats.in_use -= block.begin;
   --g_ws.stats.live_blocks;
-  ffi_core::Deallocate(*block.allocator, h, block.begin, kAlign);
+  ffi_core::FreeBuffer(h);
   return 0;
 }
 

@@ -1,7 +1,8 @@
 // Allocator: where ffi-core's memory comes from. Core never calls malloc:
-// every object is carved from the allocator the user injected (SetAllocator),
-// else from the port's system heap, or from a TVMFFICustomAllocator
-// installed through the C API. A plain C struct, so C firmware can provide one too.
+// every object and buffer is carved from a TVMFFICustomAllocator installed
+// through the C API, else from the allocator the user injected
+// (SetAllocator), else from the port's system heap. A plain C struct, so C
+// firmware can provide one too.
 #ifndef FFI_CORE_ALLOCATOR_H_
 #define FFI_CORE_ALLOCATOR_H_
 
@@ -77,6 +78,17 @@ TVM_FFI_DLL Allocator* GetAllocator();
 // installed: the C library's heap on the host. Bare metal has none: every
 // request gets NULL, so firmware installs an allocator of its own.
 Allocator* SystemAllocator();
+
+// Memory that is not an object (container items, VM storage, workspace and
+// scratch blocks) comes from where objects come from: the
+// TVMFFICustomAllocator installed through the C API (asked with type index
+// kTVMFFINone), else the installed Allocator. A firmware that installs
+// either one alone gets every byte ffi-core allocates from it. Alignment: a
+// power of two up to 4096. NULL on failure, with a MemoryError raised.
+TVM_FFI_DLL void* AllocateBuffer(size_t size, size_t alignment);
+// Needs only the pointer: the block's TVMFFIObjectAllocHeader says how to
+// give it back, whatever was installed since. NULL is ignored.
+TVM_FFI_DLL void FreeBuffer(void* buffer);
 
 // The TVMFFICustomAllocator objects are created with (never NULL): the one
 // installed by TVMFFISetCustomAllocator, else the built-in one, which

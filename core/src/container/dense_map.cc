@@ -1,5 +1,6 @@
 #include "container/dense_map.h"
 
+#include <ffi_core/allocator.h>
 #include <ffi_core/container/any_equal.h>
 #include <ffi_core/container/any_hash.h>
 #include <ffi_core/error.h>
@@ -409,13 +410,13 @@ Status Grow(MapObj* m, const MapPair& extra, const char* who) {
     }
     fits = fits && grown.TryInsert(extra, &placed, &existed);
     if (fits) {
-      FreeItemBuffer(old.data);
+      FreeBuffer(old.data);
       Store(m, grown);
-      m->data_deleter = &FreeItemBuffer;
+      m->data_deleter = &FreeBuffer;
       return Status::Ok();
     }
     // Only bits were copied in: the storage goes back, nothing is destroyed.
-    FreeItemBuffer(grown.data);
+    FreeBuffer(grown.data);
     --shift;
     slots *= 2;
   }
@@ -435,7 +436,7 @@ Status FillNewTable(Table* t, const MapPair* pairs, uint64_t count, uint64_t cap
     bool existed = false;
     for (uint64_t i = 0; i < count && fits; ++i) fits = t->TryInsert(pairs[i], &placed, &existed);
     if (fits) return Status::Ok();
-    FreeItemBuffer(t->data);
+    FreeBuffer(t->data);
     --shift;
     slots *= 2;
   }
@@ -450,7 +451,7 @@ Status DenseFromSmall(MapObj* m, uint64_t capacity, const char* who) {
   // The pairs' bits moved: their old buffer goes back unread.
   if (m->data_deleter != nullptr) m->data_deleter(m->data);
   Store(m, t);
-  m->data_deleter = &FreeItemBuffer;
+  m->data_deleter = &FreeBuffer;
   return Status::Ok();
 }
 

@@ -1,7 +1,6 @@
-// Internal: a container's items in a buffer apart from its object, from the
-// installed allocator (List, Dict). What freeing it needs sits in front of
-// the items, so the cell's data_deleter, given only the items' address, can
-// give it back, whoever calls it.
+// Internal: a container's items in a buffer apart from its object (List,
+// Dict), from AllocateBuffer. The cell's data_deleter is FreeBuffer, which
+// needs only the items' address, whoever calls it.
 #ifndef FFI_CORE_SRC_CONTAINER_ITEM_BUFFER_H_
 #define FFI_CORE_SRC_CONTAINER_ITEM_BUFFER_H_
 
@@ -13,8 +12,6 @@ namespace detail {
 // Room for `count` items of `item_size` bytes (aligned as Any), or NULL with
 // a MemoryError raised naming `who`.
 void* NewItemBuffer(size_t count, size_t item_size, const char* who);
-// A data_deleter: gives back a buffer from NewItemBuffer.
-void FreeItemBuffer(void* items);
 
 }  // namespace detail
 }  // namespace ffi_core

@@ -92,7 +92,7 @@ Status List::Reserve(int64_t capacity) {
   if (obj_->cell.data_deleter != nullptr) obj_->cell.data_deleter(obj_->cell.data);
   obj_->cell.data = fresh;
   obj_->cell.capacity = capacity;
-  obj_->cell.data_deleter = &detail::FreeItemBuffer;
+  obj_->cell.data_deleter = &FreeBuffer;
   return Status::Ok();
 }
 
@@ -107,11 +107,9 @@ Status List::ReplaceRange(int64_t begin, int64_t end, const AnyView* items_in, s
   Any inline_items[kInline];
   Any* fresh = inline_items;
   Any* heap_items = nullptr;
-  Allocator* allocator = GetAllocator();
   if (count > kInline) {
-    if (count > SIZE_MAX / sizeof(Any) || allocator == nullptr ||
-        (heap_items = static_cast<Any*>(Allocate(*allocator, count * sizeof(Any), alignof(Any)))) ==
-            nullptr) {
+    if (count > SIZE_MAX / sizeof(Any) || (heap_items = static_cast<Any*>(AllocateBuffer(
+                                               count * sizeof(Any), alignof(Any)))) == nullptr) {
       return RaiseError(ErrorKind::kMemoryError, {"List: no memory for ", count, " new items"});
     }
     for (size_t i = 0; i < count; ++i) new (&heap_items[i]) Any();
@@ -120,7 +118,7 @@ Status List::ReplaceRange(int64_t begin, int64_t end, const AnyView* items_in, s
   auto release = [&] {
     if (heap_items == nullptr) return;
     for (size_t i = 0; i < count; ++i) heap_items[i].~Any();
-    Deallocate(*allocator, heap_items, count * sizeof(Any), alignof(Any));
+    FreeBuffer(heap_items);
   };
   for (size_t i = 0; i < count; ++i) {
     Expected<Any> owned = Any::FromView(items_in[i]);

@@ -1,3 +1,4 @@
+#include <ffi_core/allocator.h>
 #include <ffi_core/container/any_equal.h>
 #include <ffi_core/container/map.h>
 #include <ffi_core/error.h>
@@ -37,7 +38,7 @@ Status Reserve(MapObj* m, size_t needed, const char* who) {
   if (m->data_deleter != nullptr) m->data_deleter(m->data);
   m->data = fresh;
   m->slots = grown | kSmallMapTag;
-  m->data_deleter = &detail::FreeItemBuffer;
+  m->data_deleter = &FreeBuffer;
   return Status::Ok();
 }
 

@@ -1,5 +1,6 @@
 // The injected allocator, the built-in TVMFFICustomAllocator on top of it,
-// and object storage through whichever TVMFFICustomAllocator is installed.
+// and object and buffer storage through whichever TVMFFICustomAllocator is
+// installed.
 #include <ffi_core/align.h>
 #include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
@@ -182,6 +183,10 @@ void* AllocateObjectBodyAligned(size_t size, size_t alignment, int32_t type_inde
 }
 }  // namespace detail
 
+void* AllocateBuffer(size_t size, size_t alignment) {
+  return detail::AllocateObjectBodyAligned(size, alignment, kTVMFFINone);
+}
+
 namespace {
 // FreeObjectStorage, inlined into the trivial deleter: one jump fewer.
 [[gnu::always_inline]] inline void FreeThroughAllocHeader(void* body) {
@@ -191,6 +196,10 @@ namespace {
 }  // namespace
 
 void FreeObjectStorage(void* body) { FreeThroughAllocHeader(body); }
+
+void FreeBuffer(void* buffer) {
+  if (buffer != nullptr) FreeThroughAllocHeader(buffer);
+}
 
 namespace detail {
 void TrivialObjectDeleter(void* self, int flags) {

@@ -81,14 +81,12 @@ struct InPlace {
   void FreeData(DLTensor*) {}
 };
 
-// Owns a copy in memory from the installed allocator.
+// Owns a copy in memory from AllocateBuffer.
 struct Copied {
   const void* source;
   size_t size;
-  Allocator* allocator = nullptr;
   Status AllocData(DLTensor* t) {
-    allocator = GetAllocator();
-    t->data = allocator != nullptr ? Allocate(*allocator, size, kConstantAlignment) : nullptr;
+    t->data = AllocateBuffer(size, kConstantAlignment);
     if (t->data == nullptr) {
       return RaiseError(ErrorKind::kMemoryError,
                         {"Relax executable: no memory for a ", size, "-byte misaligned constant"});
@@ -96,7 +94,7 @@ struct Copied {
     std::memcpy(t->data, source, size);
     return Status::Ok();
   }
-  void FreeData(DLTensor* t) { Deallocate(*allocator, t->data, size, kConstantAlignment); }
+  void FreeData(DLTensor* t) { FreeBuffer(t->data); }
 };
 
 Status ReadTensor(Reader* r, Any* out) {

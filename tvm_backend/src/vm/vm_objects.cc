@@ -23,7 +23,7 @@ Expected<ObjectPtr<AnyListObj>> NewAnyList(size_t size) {
   return ObjectPtr<AnyListObj>::Adopt(list);
 }
 
-StorageObj::~StorageObj() { Deallocate(*allocator, data, size, alignment); }
+StorageObj::~StorageObj() { FreeBuffer(data); }
 
 namespace {
 // Storage is told apart from other objects by its deleter: it has no
@@ -32,22 +32,19 @@ void StorageDeleter(void* self, int flags) { detail::ObjectDeleter<StorageObj>(s
 }  // namespace
 
 Expected<ObjectPtr<StorageObj>> NewStorage(size_t size, size_t alignment) {
-  Allocator* a = GetAllocator();
-  void* data = a != nullptr ? Allocate(*a, size == 0 ? 1 : size, alignment) : nullptr;
+  if (size == 0) size = 1;
+  void* data = AllocateBuffer(size, alignment);
   if (data == nullptr) {
     return RaiseError(ErrorKind::kMemoryError,
-                      {"vm.builtin.alloc_storage: cannot allocate ", size, " bytes",
-                       a == nullptr ? " (no allocator installed)" : ""});
+                      {"vm.builtin.alloc_storage: cannot allocate ", size, " bytes"});
   }
   Expected<StorageObj*> obj = NewObject<StorageObj>(kTVMFFIObject, 0);
   if (!obj.ok()) {
-    Deallocate(*a, data, size == 0 ? 1 : size, alignment);
+    FreeBuffer(data);
     return obj.status();
   }
   (*obj)->data = data;
-  (*obj)->size = size == 0 ? 1 : size;
-  (*obj)->alignment = alignment;
-  (*obj)->allocator = a;
+  (*obj)->size = size;
   (*obj)->header.deleter = &StorageDeleter;
   return ObjectPtr<StorageObj>::Adopt(*obj);
 }

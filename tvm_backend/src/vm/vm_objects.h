@@ -30,10 +30,8 @@ Expected<ObjectPtr<AnyListObj>> NewAnyList(size_t size);
 // vm.builtin.alloc_storage's result: a block tensors are carved from.
 struct StorageObj {
   TVMFFIObject header;
-  void* data;
+  void* data;  // from AllocateBuffer
   size_t size;
-  size_t alignment;
-  Allocator* allocator;  // the one it came from
   ~StorageObj();
 };
 Expected<ObjectPtr<StorageObj>> NewStorage(size_t size, size_t alignment);
