@@ -1,5 +1,7 @@
-// Build-time capacities and switches. Each can be overridden with -D (CMake
-// exposes them as cache variables); none of them depends on the target.
+// Build-time capacities and switches, each overridable with -D. CMake passes
+// most of them from cache options whose defaults differ between boards and
+// the host (scripts/capacities.sh prints them); the values below hold only
+// where a build passes none.
 #ifndef FFI_CORE_CONFIG_H_
 #define FFI_CORE_CONFIG_H_
 
