@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "argv_split.h"
+#include "exception_frame.h"
 #include "ffi_core_board/board.h"
 #include "semihost.h"
 
@@ -291,23 +292,14 @@ __attribute__((used, noreturn)) void ffi_core_fault_report(const uint32_t* frame
 __attribute__((used, aligned(8))) uint8_t ffi_core_fault_stack[512];
 
 __attribute__((naked)) void ffi_core_default_handler(void) {
-  __asm__ volatile(
-      "movs r0, #4\n\t"
-      "mov  r1, lr\n\t"
-      "tst  r0, r1\n\t" /* EXC_RETURN bit 2: frame on PSP (1) or MSP (0) */
-      "beq  1f\n\t"
-      "mrs  r0, psp\n\t"
-      "b    2f\n"
-      "1:\n\t"
-      "mrs  r0, msp\n"
-      "2:\n\t"
+  __asm__ volatile(FFI_CORE_FRAME_TO_R0
 #if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
-      "movs r2, #0\n\t" /* the fault stack lies below MSPLIM's guard: lift it */
-      "msr  msplim, r2\n\t"
+                   "movs r2, #0\n\t" /* the fault stack lies below MSPLIM's guard: lift it */
+                   "msr  msplim, r2\n\t"
 #endif
-      "ldr  r2, =ffi_core_fault_stack + 512\n\t" /* see ffi_core_fault_stack */
-      "mov  sp, r2\n\t"
-      "ldr  r2, =ffi_core_fault_report\n\t"
-      "bx   r2\n\t" /* r0 = frame, r1 = EXC_RETURN */
-      ".ltorg\n");
+                   "ldr  r2, =ffi_core_fault_stack + 512\n\t" /* see ffi_core_fault_stack */
+                   "mov  sp, r2\n\t"
+                   "ldr  r2, =ffi_core_fault_report\n\t"
+                   "bx   r2\n\t" /* r0 = frame, r1 = EXC_RETURN */
+                   ".ltorg\n");
 }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "exception_frame.h"
+
 #define REG32(addr) (*(volatile uint32_t*)(addr))
 #define SYST_CSR REG32(0xE000E010u)
 #define SYST_RVR REG32(0xE000E014u)
@@ -48,22 +50,12 @@ void ffi_core_systick_set_callback(ffi_core_systick_callback callback, void* con
 
 uint32_t ffi_core_systick_interrupted_pc(void) { return interrupted_pc; }
 
-/* Finds the interrupted code's exception frame (EXC_RETURN bit 2: on PSP or
- * MSP) and hands it to the handler proper; LR still holds EXC_RETURN. */
+/* Hands the interrupted code's exception frame to the handler proper. */
 __attribute__((naked)) void SysTick_Handler(void) {
-  __asm__ volatile(
-      "movs r0, #4\n\t"
-      "mov  r1, lr\n\t"
-      "tst  r0, r1\n\t"
-      "beq  1f\n\t"
-      "mrs  r0, psp\n\t"
-      "b    2f\n"
-      "1:\n\t"
-      "mrs  r0, msp\n"
-      "2:\n\t"
-      "ldr  r1, =ffi_core_systick_handle\n\t"
-      "bx   r1\n\t"
-      ".ltorg\n");
+  __asm__ volatile(FFI_CORE_FRAME_TO_R0
+                   "ldr  r1, =ffi_core_systick_handle\n\t"
+                   "bx   r1\n\t"
+                   ".ltorg\n");
 }
 
 void ffi_core_systick_handle(const uint32_t* frame) {
