@@ -108,8 +108,8 @@ enum Class {
 typedef struct Insn {
   uint8_t cls;
   uint8_t n;    // registers or words moved by a multiple transfer
-  uint8_t rd;   // destination (Arm: a load's; 0xff none)
-  uint8_t rs1;  // Arm: the address registers as a mask below
+  uint8_t rd;   // the destination (Arm: a load's; 0xff none)
+  uint8_t rs1;  // RISC-V: the sources
   uint8_t rs2;
   uint16_t addr;   // Arm: the registers a load or store's address reads
   uint64_t vaddr;  // RISC-V branches: where the predictor keys them
@@ -126,19 +126,20 @@ typedef struct Core {
   const char* name;
   bool riscv;
   uint8_t cost[kNumClasses];
-  uint8_t refill;        // a taken branch: P
-  uint8_t refill_call;   // BL's refill
-  uint8_t refill_load;   // a load or table branch to the PC
+  uint8_t refill;       // a taken branch: P
+  uint8_t refill_call;  // BL's refill
+  uint8_t refill_load;  // a load or table branch to the PC
+  // RISC-V's cost[] is the issue cycle, refill the misprediction penalty.
   bool pipelined_loads;  // M3/M4: the next load or store after a load takes one cycle less
   bool mve_overlap;      // M55: an MVE instruction overlaps one of the other kind
 } Core;
 
 // What the Armv7-M and Armv8-M mainline models share (a load's, a store's
-// and a multiply's timings differ, so each core gives them).
+// and a multiply's timings differ, so each core gives them). ISB: 1 + P.
 #define MAINLINE_COMMON                                                                        \
   [kAlu] = 1, [kMul] = 1, [kDiv] = 12, [kStoreImm] = 1, [kLoadMulti] = 1, [kStoreMulti] = 1,   \
   [kLoadPc] = 1, [kTableBranch] = 3, [kBranch] = 1, [kCall] = 1, [kBranchReg] = 1, [kSys] = 2, \
-  [kBarrier] = 1, [kIsb] = 1, [kFp] = 1, [kFpMac] = 3, [kFpDiv] = 14, [kFpMulti] = 1,          \
+  [kBarrier] = 1, [kIsb] = 3, [kFp] = 1, [kFpMac] = 3, [kFpDiv] = 14, [kFpMulti] = 1,          \
   [kDspMac] = 1
 // The M3/M4 TRM's load and store timings.
 #define TWO_CYCLE_LOADS \
@@ -151,100 +152,81 @@ typedef struct Core {
 // Cortex-M3/M4 TRM "Processor instruction timings" (DDI 0337, DDI 0439):
 // P ranges 1 to 3, taken as 2; loads and TBB/TBH to the PC refill in 3
 // ("Load/store timings", which also puts TBB/TBH at six with that refill);
-// early-terminating multiplies and divides at the
-// worst of their ranges (UDIV/SDIV 2-12, M3 SMULL 3-5, SMLAL 4-7). The M4
-// FPU's VMLA/VFMA 3, VDIV/VSQRT 14, VLDR 2, VLDM 1+N (DDI 0439 table 7-1).
-// The M33 TRM publishes no table: it takes the M4's. The M7 and M55 publish
-// none either: single issue, loads and stores at one per cycle. MVE on the
-// dual-beat M55: four beats in two cycles, one cycle when it overlaps an
-// instruction of the other kind (memory against arithmetic), the LE of a
-// cached loop free.
+// early-terminating multiplies and divides at the worst of their ranges
+// (UDIV/SDIV 2-12, M3 SMULL 3-5, SMLAL 4-7). The M4 FPU's VMLA/VFMA 3,
+// VDIV/VSQRT 14, VLDR 2, VLDM 1+N (DDI 0439 table 7-1). The M33 TRM publishes
+// no table: it takes the M4's. The M7 and M55 publish none either: single
+// issue, loads and stores at one per cycle. MVE on the dual-beat M55: four
+// beats in two cycles, one cycle when it overlaps an instruction of the
+// other kind (memory against arithmetic), the LE of a cached loop free.
 static const Core kCores[] = {
     // Cortex-M0+ TRM table 3-1 (single-cycle multiplier): loads and stores 2,
     // B taken 2, BL 3, BX 2, POP {PC} 3+N, MSR/MRS 3, barriers 3.
-    {"cortex-m0plus",
-     false,
-     {[kAlu] = 1,
-      [kMul] = 1,
-      [kLoad] = 2,
-      [kStoreImm] = 2,
-      [kStoreReg] = 2,
-      [kLoadMulti] = 1,
-      [kStoreMulti] = 1,
-      [kLoadPc] = 1,
-      [kBranch] = 1,
-      [kCall] = 1,
-      [kBranchReg] = 1,
-      [kSys] = 3,
-      [kBarrier] = 3,
-      [kIsb] = 3},
-     1,
-     2,
-     2,
-     false,
-     false},
-    {"cortex-m3",
-     false,
-     {MAINLINE_COMMON, TWO_CYCLE_LOADS, [kMla] = 2, [kMull] = 5, [kMlal] = 7},
-     2,
-     2,
-     3,
-     true,
-     false},
-    {"cortex-m4f",
-     false,
-     {MAINLINE_COMMON, TWO_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
-     2,
-     2,
-     3,
-     true,
-     false},
-    {"cortex-m33",
-     false,
-     {MAINLINE_COMMON, TWO_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
-     2,
-     2,
-     3,
-     true,
-     false},
-    {"cortex-m7",
-     false,
-     {MAINLINE_COMMON, ONE_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
-     2,
-     2,
-     3,
-     false,
-     false},
-    {"cortex-m55",
-     false,
-     {MAINLINE_COMMON, ONE_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY, [kMveMem] = 2, [kMveOp] = 2},
-     2,
-     2,
-     3,
-     false,
-     true},
+    {.name = "cortex-m0plus",
+     .cost = {[kAlu] = 1,
+              [kMul] = 1,
+              [kLoad] = 2,
+              [kStoreImm] = 2,
+              [kStoreReg] = 2,
+              [kLoadMulti] = 1,
+              [kStoreMulti] = 1,
+              [kLoadPc] = 1,
+              [kBranch] = 1,
+              [kCall] = 1,
+              [kBranchReg] = 1,
+              [kSys] = 3,
+              [kBarrier] = 3,
+              [kIsb] = 3},
+     .refill = 1,
+     .refill_call = 2,
+     .refill_load = 2},
+    {.name = "cortex-m3",
+     .cost = {MAINLINE_COMMON, TWO_CYCLE_LOADS, [kMla] = 2, [kMull] = 5, [kMlal] = 7},
+     .refill = 2,
+     .refill_call = 2,
+     .refill_load = 3,
+     .pipelined_loads = true},
+    {.name = "cortex-m4f",
+     .cost = {MAINLINE_COMMON, TWO_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
+     .refill = 2,
+     .refill_call = 2,
+     .refill_load = 3,
+     .pipelined_loads = true},
+    {.name = "cortex-m33",
+     .cost = {MAINLINE_COMMON, TWO_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
+     .refill = 2,
+     .refill_call = 2,
+     .refill_load = 3,
+     .pipelined_loads = true},
+    {.name = "cortex-m7",
+     .cost = {MAINLINE_COMMON, ONE_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
+     .refill = 2,
+     .refill_call = 2,
+     .refill_load = 3},
+    {.name = "cortex-m55",
+     .cost = {MAINLINE_COMMON, ONE_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY, [kMveMem] = 2, [kMveOp] = 2},
+     .refill = 2,
+     .refill_call = 2,
+     .refill_load = 3,
+     .mve_overlap = true},
     // SiFive E31 Core Complex Manual, "Execution Pipeline": one instruction a
     // cycle, fully bypassed; result latencies LW 2, LH/LB 3, CSR reads 3, MUL
     // 5, DIV/REM 2-33 (taken as 33), one multiply or divide at a time;
     // mispredicted control flow 3 ("Instruction Fetch Unit"). The latencies
-    // sit in ArmOrRvLatency below; cost[] is the issue cycle.
-    {"rv32imac",
-     true,
-     {[kAlu] = 1,
-      [kRvLoadWord] = 1,
-      [kRvLoadSub] = 1,
-      [kRvStore] = 1,
-      [kRvMul] = 1,
-      [kRvDiv] = 1,
-      [kRvCsr] = 1,
-      [kRvBranch] = 1,
-      [kRvJal] = 1,
-      [kRvJalr] = 1},
-     3,
-     3,
-     3,
-     false,
-     false},
+    // are RunRv's.
+    {.name = "rv32imac",
+     .riscv = true,
+     .cost = {[kAlu] = 1,
+              [kRvLoadWord] = 1,
+              [kRvLoadSub] = 1,
+              [kRvStore] = 1,
+              [kRvMul] = 1,
+              [kRvDiv] = 1,
+              [kRvCsr] = 1,
+              [kRvBranch] = 1,
+              [kRvJal] = 1,
+              [kRvJalr] = 1},
+     .refill = 3},
 };
 
 static const Core* g_core;
