@@ -111,8 +111,9 @@ typedef struct Insn {
   uint8_t rd;   // the destination (Arm: a load's; 0xff none)
   uint8_t rs1;  // RISC-V: the sources
   uint8_t rs2;
-  uint16_t addr;   // Arm: the registers a load or store's address reads
-  uint64_t vaddr;  // RISC-V branches: where the predictor keys them
+  uint16_t addr;    // Arm: the registers a load or store's address reads
+  uint16_t writes;  // Arm: the registers a data-processing instruction writes
+  uint64_t vaddr;   // RISC-V branches: where the predictor keys them
 } Insn;
 
 typedef struct Block {
@@ -130,8 +131,10 @@ typedef struct Core {
   uint8_t refill_call;  // BL's refill
   uint8_t refill_load;  // a load or table branch to the PC
   // RISC-V's cost[] is the issue cycle, refill the misprediction penalty.
-  bool pipelined_loads;  // M3/M4: the next load or store after a load takes one cycle less
-  bool mve_overlap;      // M55: an MVE instruction overlaps one of the other kind
+  // The M3/M4 TRM's load/store timings: a load or store after a load takes
+  // one cycle less, one whose address the instruction before computed one more.
+  bool load_store_rules;
+  bool mve_overlap;  // M55: an MVE instruction overlaps one of the other kind
 } Core;
 
 // What the Armv7-M and Armv8-M mainline models share (a load's, a store's
@@ -185,19 +188,19 @@ static const Core kCores[] = {
      .refill = 2,
      .refill_call = 2,
      .refill_load = 3,
-     .pipelined_loads = true},
+     .load_store_rules = true},
     {.name = "cortex-m4f",
      .cost = {MAINLINE_COMMON, TWO_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
      .refill = 2,
      .refill_call = 2,
      .refill_load = 3,
-     .pipelined_loads = true},
+     .load_store_rules = true},
     {.name = "cortex-m33",
      .cost = {MAINLINE_COMMON, TWO_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
      .refill = 2,
      .refill_call = 2,
      .refill_load = 3,
-     .pipelined_loads = true},
+     .load_store_rules = true},
     {.name = "cortex-m7",
      .cost = {MAINLINE_COMMON, ONE_CYCLE_LOADS, SINGLE_CYCLE_MULTIPLY},
      .refill = 2,
@@ -266,20 +269,34 @@ static Insn MakeMem(int cls, unsigned rt, uint16_t addr) {
   return i;
 }
 
-static Insn MakeMulti(int cls, unsigned n) {
-  Insn i = Make(cls);
+static Insn MakeMulti(int cls, unsigned n, unsigned base) {
+  Insn i = MakeMem(cls, 0xff, (uint16_t)(1u << base));
   i.n = (uint8_t)n;
+  return i;
+}
+
+// A data-processing instruction writing rd (15: none, as CMP's or TST's).
+static Insn MakeDp(int cls, unsigned rd) {
+  Insn i = Make(cls);
+  i.writes = rd == 15 ? 0 : (uint16_t)(1u << rd);
   return i;
 }
 
 static Insn DecodeThumb16(uint32_t hw) {
   const unsigned lo3 = hw & 7, mid3 = (hw >> 3) & 7;
-  if ((hw & 0xC000) == 0x0000) return Make(kAlu);
-  if ((hw & 0xFC00) == 0x4000) return Make(((hw >> 6) & 0xF) == 0xD ? kMul : kAlu);
+  if ((hw & 0xE000) == 0x0000) return MakeDp(kAlu, lo3);  // shifts, ADD, SUB
+  if ((hw & 0xE000) == 0x2000) {                          // MOV, CMP, ADD, SUB immediate
+    return MakeDp(kAlu, ((hw >> 11) & 3) == 1 ? 15 : (hw >> 8) & 7);
+  }
+  if ((hw & 0xFC00) == 0x4000) {
+    const unsigned op = (hw >> 6) & 0xF;
+    if (op == 0xD) return MakeDp(kMul, lo3);
+    return MakeDp(kAlu, op == 0x8 || op == 0xA || op == 0xB ? 15 : lo3);  // TST, CMP, CMN
+  }
   if ((hw & 0xFC00) == 0x4400) {  // hi-register ADD, CMP, MOV; BX, BLX
     const unsigned op = (hw >> 8) & 3, rd = (hw & 7) | ((hw >> 4) & 8);
     if (op == 3 || (op != 1 && rd == 15)) return Make(kBranchReg);
-    return Make(kAlu);
+    return MakeDp(kAlu, op == 1 ? 15 : rd);
   }
   if ((hw & 0xF800) == 0x4800) return MakeMem(kLoad, (hw >> 8) & 7, 1u << 15);
   if ((hw & 0xF000) == 0x5000) {
@@ -294,13 +311,16 @@ static Insn DecodeThumb16(uint32_t hw) {
     return (hw & 0x0800) ? MakeMem(kLoad, (hw >> 8) & 7, 1u << 13)
                          : MakeMem(kStoreImm, 0xff, 1u << 13);
   }
-  if ((hw & 0xF500) == 0xB100) return Make(kBranch);  // CBZ, CBNZ
-  if ((hw & 0xFE00) == 0xB400) return MakeMulti(kStoreMulti, PopCount(hw & 0x1FF));
+  if ((hw & 0xF000) == 0xA000) return MakeDp(kAlu, (hw >> 8) & 7);                   // ADR, ADD SP
+  if ((hw & 0xFF00) == 0xB000) return MakeDp(kAlu, 13);                              // ADD, SUB SP
+  if ((hw & 0xFF00) == 0xB200 || (hw & 0xFF00) == 0xBA00) return MakeDp(kAlu, lo3);  // extend, REV
+  if ((hw & 0xF500) == 0xB100) return Make(kBranch);                                 // CBZ, CBNZ
+  if ((hw & 0xFE00) == 0xB400) return MakeMulti(kStoreMulti, PopCount(hw & 0x1FF), 13);
   if ((hw & 0xFE00) == 0xBC00) {
-    return MakeMulti((hw & 0x100) ? kLoadPc : kLoadMulti, PopCount(hw & 0x1FF));
+    return MakeMulti((hw & 0x100) ? kLoadPc : kLoadMulti, PopCount(hw & 0x1FF), 13);
   }
   if ((hw & 0xF000) == 0xC000) {
-    return MakeMulti((hw & 0x0800) ? kLoadMulti : kStoreMulti, PopCount(hw & 0xFF));
+    return MakeMulti((hw & 0x0800) ? kLoadMulti : kStoreMulti, PopCount(hw & 0xFF), (hw >> 8) & 7);
   }
   if ((hw & 0xF000) == 0xD000) return Make(((hw >> 9) & 7) == 7 ? kAlu : kBranch);  // UDF, SVC
   if ((hw & 0xF800) == 0xE000) return Make(kBranch);
@@ -316,8 +336,8 @@ static Insn DecodeCoprocessor(uint32_t h1, uint32_t h2) {
     if (transfer) {
       if ((h1 & 0xFFE0) == 0xEC40) return Make(kFp);  // VMOV two core registers
       // VLDR/VSTR: P=1, W=0; else VLDM/VSTM/VPUSH/VPOP of imm8 words.
-      if ((h1 & 0x0120) == 0x0100) return Make(kFpLoad);
-      return MakeMulti(kFpMulti, h2 & 0xFF);
+      if ((h1 & 0x0120) == 0x0100) return MakeMem(kFpLoad, 0xff, (uint16_t)(1u << (h1 & 0xF)));
+      return MakeMulti(kFpMulti, h2 & 0xFF, h1 & 0xF);
     }
     if (h2 & 0x0010) return Make(kFp);  // VMOV core register, VMRS, VMSR
     const unsigned opc = ((h1 >> 4) & 0xB);
@@ -333,11 +353,11 @@ static Insn DecodeCoprocessor(uint32_t h1, uint32_t h2) {
 }
 
 static Insn DecodeThumb32(uint32_t h1, uint32_t h2) {
-  const unsigned rn = h1 & 0xF, rt = h2 >> 12;
+  const unsigned rn = h1 & 0xF, rt = h2 >> 12, rd = (h2 >> 8) & 0xF;
   if ((h1 & 0xFE40) == 0xE800) {  // LDM, STM, PUSH.W, POP.W
     const unsigned n = PopCount(h2 & 0xDFFF);
-    if (h1 & 0x0010) return MakeMulti((h2 & 0x8000) ? kLoadPc : kLoadMulti, n);
-    return MakeMulti(kStoreMulti, n);
+    if (h1 & 0x0010) return MakeMulti((h2 & 0x8000) ? kLoadPc : kLoadMulti, n, rn);
+    return MakeMulti(kStoreMulti, n, rn);
   }
   if ((h1 & 0xFE40) == 0xE840) {  // dual, exclusive, table branch
     if ((h1 & 0xFFF0) == 0xE8D0 && (h2 & 0xFFE0) == 0xF000) return Make(kTableBranch);
@@ -347,9 +367,9 @@ static Insn DecodeThumb32(uint32_t h1, uint32_t h2) {
       // The TRM pipelines LDREX and STREX as LDR; LDA/STL likewise.
       return MakeMem(kLoad, (h1 & 0x0010) ? rt : 0xff, (uint16_t)(1u << rn));
     }
-    return Make((h1 & 0x0010) ? kLoadDual : kStoreDual);
+    return MakeMem((h1 & 0x0010) ? kLoadDual : kStoreDual, 0xff, (uint16_t)(1u << rn));
   }
-  if ((h1 & 0xFE00) == 0xEA00) return Make(kAlu);  // shifted register, MVE long shifts
+  if ((h1 & 0xFE00) == 0xEA00) return MakeDp(kAlu, rd);  // shifted register, MVE long shifts
   if ((h1 & 0xEC00) == 0xEC00) return DecodeCoprocessor(h1, h2);
   if ((h1 & 0xF800) == 0xF000 && (h2 & 0x8000)) {  // branches, misc control
     switch (h2 & 0xD000) {
@@ -368,36 +388,29 @@ static Insn DecodeThumb32(uint32_t h1, uint32_t h2) {
     if (h1 == 0xF3BF) return Make(((h2 >> 4) & 0xF) == 6 ? kIsb : kBarrier);
     return Make(kAlu);
   }
-  if ((h1 & 0xF800) == 0xF000) return Make(kAlu);  // data processing, immediate
-  if ((h1 & 0xFE00) == 0xF800) {                   // single loads and stores
+  if ((h1 & 0xF800) == 0xF000) return MakeDp(kAlu, rd);  // data processing, immediate
+  if ((h1 & 0xFE00) == 0xF800) {                         // single loads and stores
     const bool reg_offset = (h1 & 0x0080) == 0 && (h2 & 0x0FC0) == 0 && rn != 15;
     const uint16_t addr = (uint16_t)((1u << rn) | (reg_offset ? 1u << (h2 & 0xF) : 0));
     if (h1 & 0x0010) {
-      if (rt == 15)
-        return ((h1 >> 5) & 3) == 2 ? MakeMulti(kLoadPc, 1) : MakeMem(kLoad, 0xff, addr);
+      if (rt == 15) {
+        return ((h1 >> 5) & 3) == 2 ? MakeMulti(kLoadPc, 1, rn) : MakeMem(kLoad, 0xff, addr);
+      }
       return MakeMem(kLoad, rt, addr);
     }
     return MakeMem(reg_offset ? kStoreReg : kStoreImm, 0xff, addr);
   }
-  if ((h1 & 0xFF00) == 0xFA00) return Make(kAlu);  // data processing, register
-  if ((h1 & 0xFF80) == 0xFB00) {                   // multiply, multiply-accumulate
-    if (((h1 >> 4) & 7) == 0) {
-      if (((h2 >> 4) & 3) == 0 && rt == 15) return Make(kMul);
-      return Make(kMla);
-    }
-    return Make(kDspMac);
+  if ((h1 & 0xFF00) == 0xFA00) return MakeDp(kAlu, rd);  // data processing, register
+  if ((h1 & 0xFF80) == 0xFB00) {                         // multiply, multiply-accumulate
+    if (((h1 >> 4) & 7) == 0) return MakeDp(((h2 >> 4) & 3) == 0 && rt == 15 ? kMul : kMla, rd);
+    return MakeDp(kDspMac, rd);
   }
   if ((h1 & 0xFF80) == 0xFB80) {  // long multiply, divide
-    switch ((h1 >> 4) & 7) {
-      case 0:
-      case 2:
-        return Make(kMull);
-      case 1:
-      case 3:
-        return Make(kDiv);
-      default:
-        return Make(kMlal);
-    }
+    const unsigned op = (h1 >> 4) & 7;
+    if (op == 1 || op == 3) return MakeDp(kDiv, rd);
+    Insn i = MakeDp(op == 0 || op == 2 ? kMull : kMlal, rd);
+    i.writes |= (uint16_t)(1u << rt);  // RdLo
+    return i;
   }
   return Make(kAlu);
 }
@@ -499,9 +512,9 @@ static unsigned ArmCost(const Insn* i, const Insn* prev) {
       break;
     case kLoad:
     case kStoreReg:
-      // Load/store timings: an LDR pipelines the next load or store unless
-      // that one's address needs the loaded register.
-      if (g_core->pipelined_loads && prev->cls == kLoad &&
+      // An LDR pipelines the next load or store unless that one's address
+      // needs the loaded register.
+      if (g_core->load_store_rules && prev->cls == kLoad &&
           (prev->rd == 0xff || !(i->addr & (1u << prev->rd)))) {
         c -= 1;
       }
@@ -516,6 +529,8 @@ static unsigned ArmCost(const Insn* i, const Insn* prev) {
     default:
       break;
   }
+  // An address the instruction before computed: no forwarding path.
+  if (g_core->load_store_rules && (i->addr & prev->writes)) c += 1;
   return c;
 }
 

@@ -115,6 +115,20 @@ CASES = {
   ldr r3, [r0]
   ldr r3, [r3]""", {"cortex-m3": 13 + 4, "cortex-m4f": 13 + 4, "cortex-m33": 13 + 4,
                                "cortex-m7": 8 + 4}),
+    # "Any load or store that generates an address dependent on the result
+    # of a preceding data processing operation stalls the pipeline for an
+    # additional cycle" (M3/M4 TRM, load/store timings): ADDS 1 then LDR 3
+    # twice, ADDS 1 then an LDR of another register's address 2 twice.
+    "computed_address": ("v7m", "", """
+  adds r3, r0, #4
+  ldr r4, [r3]
+  adds r3, r0, #8
+  ldr r4, [r3]
+  adds r3, r0, #4
+  ldr r4, [r0]
+  adds r3, r0, #8
+  ldr r4, [r0]""", {"cortex-m3": 2 * 4 + 2 * 3 + 4, "cortex-m4f": 2 * 4 + 2 * 3 + 4,
+                      "cortex-m33": 2 * 4 + 2 * 3 + 4, "cortex-m7": 8 + 4}),
     # SUBS 1, BNE 1 + P: 100 passes, 99 taken. M0+: 2 a taken B<c>.
     "taken_branch_loop": ("v6m", "", """
 1: subs r2, #1
