@@ -44,3 +44,20 @@ build_board_app() {
   echo "$stamp" >"$dir/.toolchain-stamp"
   cmake --build "$dir" --target "$target" -j"$(nproc)" >/dev/null
 }
+
+# cycle_model_args BOARD ELF PLUGIN LOG: the QEMU arguments that load the
+# cycle model (tools/cycle-model) with BOARD's core, count each region
+# between ELF's ffi_core_cycles_begin and ffi_core_cycles_end, and write its
+# lines to LOG.
+cycle_model_args() {
+  local board="$1" elf="$2" plugin="$3" log="$4" nm=arm-none-eabi-nm cpu begin end
+  [ "$(qemu_machine "$board")" = virt ] && nm=riscv64-unknown-elf-nm
+  cpu="$(sed -n 's/^set(FFI_CORE_BOARD_CPU \(.*\))$/\1/p' "boards/${board}/board.cmake")"
+  begin="$("$nm" "$elf" | sed -n 's/^\([0-9a-f]*\) . ffi_core_cycles_begin$/0x\1/p')"
+  end="$("$nm" "$elf" | sed -n 's/^\([0-9a-f]*\) . ffi_core_cycles_end$/0x\1/p')"
+  if [ -z "$begin" ] || [ -z "$end" ]; then
+    echo "cycle_model_args: no ffi_core_cycles_begin/end in $elf" >&2
+    return 1
+  fi
+  echo "-plugin file=$plugin,cpu=$cpu,begin=$begin,end=$end -d plugin -D $log"
+}

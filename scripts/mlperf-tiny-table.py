@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The table of scripts/mlperf-tiny.sh, from each run's printout, linker map
-and model.json.
+"""The table of scripts/mlperf-tiny.sh, from each run's printout, cycle
+model log (tools/cycle-model), linker map and model.json.
 
 Usage: mlperf-tiny-table.py BOARD:MODEL:BUILD_DIR...
 """
@@ -17,17 +17,54 @@ from footprint import sizes  # noqa: E402
 FACTS = {"kws": ("KWS", 16000, 144.0), "vww": ("VWW", 55296, 336.6),
          "resnet8": ("ResNet-8", 49152, 389.3), "ad": ("AD", 768, 11.72)}
 L4R5ZI_FLASH, L4R5ZI_RAM, L4R5ZI_HZ = 2 << 20, 640 << 10, 120e6
+# Published MLPerf Tiny records on silicon of each board's class of core,
+# latency times clock in millions of cycles (KWS, VWW, ResNet-8, AD).
+RECORDS = {
+    "mps2-an386": [("L4R5ZI X-CUBE-AI 9.0", (5.18, 10.67, 19.82, 0.63)),
+                   ("Plumerai", (None, None, None, 0.486)),
+                   ("microTVM + CMSIS-NN", (11.98, 36.14, 46.75, 1.03))],
+    "mps2-an500": [("H7A3 (M7) X-CUBE-AI 9.0", (3.17, 6.67, 11.44, 0.343))],
+    "mps2-an505": [("U575 (M33) X-CUBE-AI 10.2", (4.64, 9.48, 17.52, 0.51))],
+    "mps3-an547": [("RA8D1 (M85) TFLM + CMSIS-NN", (1.66, 6.43, 4.07, 0.255))],
+}
 
 
 def kb(n):
     return f"{n / 1024:.1f}"
 
 
+def records(board, model):
+    at = list(FACTS).index(model)
+    found = [f"{who} {figures[at]} M" for who, figures in RECORDS.get(board, [])
+             if figures[at] is not None]
+    return "; ".join(found) or "–"
+
+
+def modeled_cycles(board, model, build, per_inference):
+    """The cycles of the last inference: the cycle model logs one region for
+    each call the firmware measures, the inferences first (one per printed
+    figure), then the kernels alone."""
+    log = open(os.path.join(build, f"mlperf_{model}.cycles")).read()
+    regions = [(int(c), int(i)) for c, i in
+               re.findall(r"region \d+: (\d+) cycles, (\d+) instructions", log)]
+    if len(regions) < len(per_inference):
+        sys.exit(f"mlperf_{model} on {board}: {len(regions)} cycle model regions for "
+                 f"{len(per_inference)} inferences")
+    cycles, insns = regions[len(per_inference) - 1]
+    # The model counts between the markers, SysTick a few instructions wider.
+    if abs(insns - per_inference[-1]) > 100 + per_inference[-1] // 1000:
+        sys.exit(f"mlperf_{model} on {board}: the cycle model's region has {insns} "
+                 f"instructions, the firmware counted {per_inference[-1]}")
+    return cycles
+
+
 def row(board, model, build):
     text = open(os.path.join(build, f"mlperf_{model}.txt")).read()
     if not re.search(rf"mlperf {model}: \d+ passed, 0 failed", text):
         sys.exit(f"mlperf_{model} failed on {board}:\n{text}")
-    insns = int(re.findall(r"instructions per inference: (\d+)", text)[-1])
+    per_inference = [int(n) for n in re.findall(r"instructions per inference: (\d+)", text)]
+    insns = per_inference[-1]
+    cycles = modeled_cycles(board, model, build, per_inference)
     runtime_insns = int(re.search(r"runtime: (\d+) instructions", text).group(1))
     mem = re.search(r"plan (\d+) bytes; heap after load (\d+) bytes, after the first input (\d+), "
                     r"peak per inference (\d+)", text)
@@ -47,7 +84,8 @@ def row(board, model, build):
     return (f"| {name} | {board} | {kb(flash.get('model', 0))} | {kb(flash.get('weights', 0))} | "
             f"{kb(flash.get('ffi-core', 0))} | {kb(flash.get('tvm backend', 0))} | {kb(plan)} | "
             f"{kb(runtime_ram)} | {kb(plan + runtime_ram)} ({'≤' if plan + runtime_ram <= ram_goal else '>'} "
-            f"{kb(ram_goal)}) | {insns / 1e6:.2f} M | {100.0 * runtime_insns / insns:.2f} % | "
+            f"{kb(ram_goal)}) | {insns / 1e6:.2f} M | {cycles / 1e6:.2f} M | "
+            f"{records(board, model)} | {100.0 * runtime_insns / insns:.2f} % | "
             f"{kb(bound)} | {latency_ms * 1e-3 * L4R5ZI_HZ / 1e6:.1f} M | "
             f"{kb(model_flash)} / {kb(model_ram)} {'yes' if fits else 'NO'} |")
 
@@ -55,9 +93,10 @@ def row(board, model, build):
 def main():
     print("| model | board | flash KB: model code | constants | ffi-core | TVM backend | "
           "RAM KB: activations | runtime | model total (goal) | instructions / inference | "
+          "modeled cycles / inference | published records on the core's class (cycles) | "
           "runtime share | activation bound KB | microTVM on L4R5ZI × 120 MHz | "
           "fits L4R5ZI (flash / RAM KB, 2048 / 640) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---" * 16 + "|")
     runs = [a.split(":", 2) for a in sys.argv[1:]]
     order = list(FACTS)
     for board, model, build in sorted(runs, key=lambda r: (order.index(r[1]),)):

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # MLPerf Tiny on the boards: builds tests/tvm's mlperf_<model> firmware (the
 # compile path's objects, scripts/tvm-compile.py) for each board at -Os with
-# checking mode off, runs it in QEMU with -icount shift=0, and prints one
-# table: flash by owner, RAM (the activations the compile path plans; what
-# the runtime takes beside them), instructions per inference and the
-# runtime's share of them, beside each model's activation bound and
-# microTVM's published latency on the STM32 L4R5ZI times its 120 MHz.
+# checking mode off, runs it in QEMU with -icount shift=0 and the cycle
+# model (tools/cycle-model), and prints one table: flash by owner, RAM (the
+# activations the compile path plans; what the runtime takes beside them),
+# instructions and modeled cycles per inference and the runtime's share of
+# the instructions, beside each model's activation bound, microTVM's
+# published latency on the STM32 L4R5ZI times its 120 MHz, and the published
+# MLPerf Tiny records on the board's class of core in cycles.
 # Needs the four .tflite files (scripts/fetch-mlperf-tiny.sh).
 # Usage: scripts/mlperf-tiny.sh [board...]   (default: every board but the micro:bit)
 set -euo pipefail
@@ -19,6 +21,7 @@ if [ ${#BOARDS[@]} -eq 0 ]; then
   done
 fi
 MODELS=(kws vww resnet8 ad)
+plugin="$(tools/cycle-model/build.sh)"
 runs=()
 for board in "${BOARDS[@]}"; do
   dir="build/mlperf-${board}"
@@ -29,7 +32,10 @@ for board in "${BOARDS[@]}"; do
       echo "mlperf-tiny: no $elf: are the model files there? (scripts/fetch-mlperf-tiny.sh)" >&2
       exit 1
     fi
-    FFI_CORE_QEMU_ICOUNT=1 board_qemu_run "$board" "$elf" >"$dir/mlperf_$m.txt"
+    args="$(cycle_model_args "$board" "$elf" "$plugin" "$dir/mlperf_$m.cycles")"
+    rm -f "$dir/mlperf_$m.cycles"
+    FFI_CORE_QEMU_ARGS="$args" FFI_CORE_QEMU_ICOUNT=1 board_qemu_run "$board" "$elf" \
+      >"$dir/mlperf_$m.txt"
     runs+=("$board:$m:$dir")
   done
 done
