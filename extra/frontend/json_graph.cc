@@ -579,13 +579,35 @@ Status FromJSONGraphString(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// Upstream's JSON text globals, which its C++ json::Parse and
+// json::Stringify (extra/cxx_api) forward to.
+Status JsonParseGlobal(PackedArgs args, Any* rv) {
+  if (args.size() != 1) return detail::RaiseArityError("ffi.json.Parse", 1, args.size());
+  FFI_CORE_ASSIGN_OR_RETURN(String text, args[0].As<String>());
+  FFI_CORE_ASSIGN_OR_RETURN(*rv, JsonParse(text.data(), text.size()));
+  return Status::Ok();
+}
+
+Status JsonStringifyGlobal(PackedArgs args, Any* rv) {
+  if (args.size() != 1 && args.size() != 2) {
+    return detail::RaiseArityError("ffi.json.Stringify", 2, args.size());
+  }
+  int32_t indent = 0;
+  if (args.size() == 2 && args[1].type_index() != kTVMFFINone) {
+    FFI_CORE_ASSIGN_OR_RETURN(indent, args[1].As<int32_t>());
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String text, JsonStringify(args[0], indent));
+  *rv = Any(text);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status RegisterJsonGraph() {
-  static constexpr GlobalEntry kGlobals[] = {{"ffi.ToJSONGraph", &ToJSONGraph},
-                                             {"ffi.ToJSONGraphString", &ToJSONGraphString},
-                                             {"ffi.FromJSONGraph", &FromJSONGraph},
-                                             {"ffi.FromJSONGraphString", &FromJSONGraphString}};
+  static constexpr GlobalEntry kGlobals[] = {
+      {"ffi.json.Parse", &JsonParseGlobal},  {"ffi.json.Stringify", &JsonStringifyGlobal},
+      {"ffi.ToJSONGraph", &ToJSONGraph},     {"ffi.ToJSONGraphString", &ToJSONGraphString},
+      {"ffi.FromJSONGraph", &FromJSONGraph}, {"ffi.FromJSONGraphString", &FromJSONGraphString}};
   return RegisterGlobalTable(kGlobals);
 }
 

@@ -61,7 +61,15 @@ Status AppendJsonNumber(TextBuilder& out, double v) {
   return out.Append(buf, static_cast<size_t>(n));
 }
 
-Status Write(TextBuilder& out, const AnyView& v, int32_t depth) {
+// With an indent, each item goes on a line of its own, `spaces` in.
+Status BreakLine(TextBuilder& out, int32_t indent, int32_t spaces) {
+  if (indent == 0) return Status::Ok();
+  FFI_CORE_RETURN_IF_ERROR(out.Append("\n"));
+  for (int32_t i = 0; i < spaces; ++i) FFI_CORE_RETURN_IF_ERROR(out.Append(" "));
+  return Status::Ok();
+}
+
+Status Write(TextBuilder& out, const AnyView& v, int32_t depth, int32_t indent) {
   if (depth > kMaxNestingDepth) {
     return RaiseError(ErrorKind::kValueError, {"JSON nested deeper than ", kMaxNestingDepth});
   }
@@ -83,8 +91,10 @@ Status Write(TextBuilder& out, const AnyView& v, int32_t depth) {
       FFI_CORE_RETURN_IF_ERROR(out.Append("["));
       for (size_t i = 0; i < array.size(); ++i) {
         if (i > 0) FFI_CORE_RETURN_IF_ERROR(out.Append(","));
-        FFI_CORE_RETURN_IF_ERROR(Write(out, array.begin()[i], depth + 1));
+        FFI_CORE_RETURN_IF_ERROR(BreakLine(out, indent, (depth + 1) * indent));
+        FFI_CORE_RETURN_IF_ERROR(Write(out, array.begin()[i], depth + 1, indent));
       }
+      FFI_CORE_RETURN_IF_ERROR(BreakLine(out, indent, depth * indent));
       return out.Append("]");
     }
     case kTVMFFIMap: {
@@ -97,10 +107,12 @@ Status Write(TextBuilder& out, const AnyView& v, int32_t depth) {
         }
         if (!first) FFI_CORE_RETURN_IF_ERROR(out.Append(","));
         first = false;
+        FFI_CORE_RETURN_IF_ERROR(BreakLine(out, indent, (depth + 1) * indent));
         FFI_CORE_RETURN_IF_ERROR(AppendJsonString(out, detail::ByteSequenceView(p.key.raw())));
-        FFI_CORE_RETURN_IF_ERROR(out.Append(":"));
-        FFI_CORE_RETURN_IF_ERROR(Write(out, p.value, depth + 1));
+        FFI_CORE_RETURN_IF_ERROR(out.Append(indent != 0 ? ": " : ":"));
+        FFI_CORE_RETURN_IF_ERROR(Write(out, p.value, depth + 1, indent));
       }
+      FFI_CORE_RETURN_IF_ERROR(BreakLine(out, indent, depth * indent));
       return out.Append("}");
     }
     default: {
@@ -356,9 +368,11 @@ class Parser {
 
 }  // namespace
 
-Expected<String> JsonStringify(const AnyView& value) {
+Expected<String> JsonStringify(const AnyView& value, int32_t indent) {
+  if (indent < 0)
+    return RaiseError(ErrorKind::kValueError, {"JSON indent ", indent, " is negative"});
   TextBuilder out;
-  FFI_CORE_RETURN_IF_ERROR(Write(out, value, 0));
+  FFI_CORE_RETURN_IF_ERROR(Write(out, value, 0, indent));
   return out.ToString();
 }
 

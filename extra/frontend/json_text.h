@@ -11,11 +11,14 @@
 #include <ffi_core/string.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ffi_core {
 namespace frontend {
 
-Expected<String> JsonStringify(const AnyView& value);
+// indent 0: compact; else each item on its own line, `indent` spaces a
+// level, and ": " after keys, as upstream's json::Stringify writes.
+Expected<String> JsonStringify(const AnyView& value, int32_t indent = 0);
 Expected<Any> JsonParse(const char* text, size_t size);
 
 }  // namespace frontend
