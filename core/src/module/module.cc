@@ -408,6 +408,17 @@ Status RegisterSystemLibSymbol(const char* name, void* symbol) {
   return s;
 }
 
+bool IsCoreModule(const TVMFFIObject* obj) {
+  return obj->deleter == detail::DeleterOf<ModuleObj>() || obj->deleter == &StaticModuleDeleter;
+}
+
+Conversion RefuseForeignModule() {
+  static_cast<void>(RaiseError(ErrorKind::kTypeError,
+                               {"a tvm::ffi::ModuleObj made with upstream's C++ headers is not "
+                                "one of ffi-core's modules, which its module functions take"}));
+  return Conversion::kFailed;
+}
+
 size_t CopyContextSymbols(const char** names, void** symbols, size_t capacity) {
   detail::GlobalLockGuard lock;
   size_t n = 0;
