@@ -10,6 +10,8 @@
 #include <tvm/ffi/extra/serialization.h>
 #include <tvm/ffi/extra/structural_equal.h>
 #include <tvm/ffi/extra/structural_hash.h>
+#include <tvm/ffi/extra/visit_error_context.h>
+#include <tvm/ffi/reflection/registry.h>
 #include <tvm/ffi/tvm_ffi.h>
 
 #include <cstdio>
@@ -139,6 +141,64 @@ void Dataclass() {
               ffi::RecursiveGe(large, small));
 }
 
+// A reflected object for FindAccessPaths to walk: its fields are the edges.
+class NodeObj : public ffi::Object {
+ public:
+  ffi::Any child;
+  ffi::Array<ffi::Any> items;
+  TVM_FFI_DECLARE_OBJECT_INFO_FINAL("cxx_api_program.Node", NodeObj, ffi::Object);
+};
+
+TVM_FFI_STATIC_INIT_BLOCK() {
+  ffi::reflection::ObjectDef<NodeObj>()
+      .def_ro("child", &NodeObj::child)
+      .def_ro("items", &NodeObj::items);
+}
+
+ffi::ObjectRef Node(ffi::Any child, ffi::Array<ffi::Any> items = {}) {
+  ffi::ObjectPtr<NodeObj> n = ffi::make_object<NodeObj>();
+  n->child = std::move(child);
+  n->items = std::move(items);
+  return ffi::ObjectRef(n);
+}
+
+std::string PathText(const ffi::reflection::AccessPath& path) {
+  std::string text = "<root>";
+  for (const ffi::reflection::AccessStep& step : path->ToSteps()) {
+    if (step->kind == ffi::reflection::AccessKind::kAttr) {
+      text += "." + std::string(step->key.cast<ffi::String>());
+    } else {
+      text += "[" + std::string(ffi::ReprPrint(step->key)) + "]";
+    }
+  }
+  return text;
+}
+
+void FindPaths(const char* what, const ffi::ObjectRef& root,
+               std::initializer_list<ffi::ObjectRef> innermost_first, bool allow_prefix) {
+  ffi::ObjectPtr<ffi::VisitErrorContextObj> context = ffi::make_object<ffi::VisitErrorContextObj>();
+  for (const ffi::ObjectRef& node : innermost_first) context->reverse_visit_pattern.push_back(node);
+  ffi::Array<ffi::reflection::AccessPath> paths =
+      ffi::VisitErrorContext::FindAccessPaths(root, ffi::VisitErrorContext(context), allow_prefix);
+  std::printf("%s:", what);
+  for (const ffi::reflection::AccessPath& p : paths) std::printf(" %s", PathText(p).c_str());
+  std::printf("\n");
+}
+
+void VisitErrors() {
+  ffi::ObjectRef leaf = Node(1);
+  ffi::ObjectRef a = Node(leaf);
+  ffi::Map<ffi::String, ffi::Any> keyed{{"k", leaf}};
+  ffi::ObjectRef b = Node(keyed);
+  ffi::ObjectRef root = Node(nullptr, {a, b, leaf});
+  FindPaths("leaf through a", root, {leaf, a, root}, false);
+  FindPaths("leaf anywhere", root, {leaf, root}, false);
+  FindPaths("leaf, leaf, a (a run kept once)", root, {leaf, leaf, a}, false);
+  FindPaths("the root itself", root, {root}, false);
+  FindPaths("an object not there", root, {Node(2), a, root}, false);
+  FindPaths("an object not there, prefixes", root, {Node(2), a, root}, true);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,6 +212,7 @@ int main(int argc, char** argv) {
     Graphs();
     Structural();
     Dataclass();
+    VisitErrors();
   } catch (const std::exception& e) {
     std::printf("uncaught: %s\n", e.what());
     return 1;
