@@ -1,4 +1,4 @@
-#include "module_queries.h"
+#include "modules/module_queries.h"
 
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>

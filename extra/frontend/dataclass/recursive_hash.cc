@@ -15,10 +15,10 @@
 #include <cmath>
 #include <cstring>
 
+#include "dataclass/object_fields.h"
+#include "dataclass/object_table.h"
 #include "dataclass_globals.h"
 #include "global_table.h"
-#include "object_fields.h"
-#include "object_table.h"
 #include "scratch.h"
 #include "value_hash.h"
 

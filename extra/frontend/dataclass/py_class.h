@@ -5,8 +5,8 @@
 // "ffi.MakeFieldSetter" and "ffi._PyClassRegisterTypeAttrColumns" globals;
 // and "ffi.MakeObjectFromPackedArgs", which builds any reflected type by
 // field name through the same setters.
-#ifndef FFI_CORE_EXTRA_FRONTEND_PY_CLASS_H_
-#define FFI_CORE_EXTRA_FRONTEND_PY_CLASS_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_PY_CLASS_H_
+#define FFI_CORE_EXTRA_FRONTEND_DATACLASS_PY_CLASS_H_
 
 #include <ffi_core/status.h>
 #include <tvm/ffi/c_api.h>
@@ -21,4 +21,4 @@ Status RegisterPyClassGlobals(const TVMFFIObject* kwargs);
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_PY_CLASS_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_DATACLASS_PY_CLASS_H_

@@ -1,7 +1,7 @@
 // The module queries of upstream's Python package (tvm_ffi.Module's kind,
 // imports, metadata and doc strings), as "ffi.Module*" globals.
-#ifndef FFI_CORE_EXTRA_FRONTEND_MODULE_QUERIES_H_
-#define FFI_CORE_EXTRA_FRONTEND_MODULE_QUERIES_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_MODULES_MODULE_QUERIES_H_
+#define FFI_CORE_EXTRA_FRONTEND_MODULES_MODULE_QUERIES_H_
 
 #include <ffi_core/status.h>
 
@@ -14,4 +14,4 @@ Status RegisterModuleQueries();
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_MODULE_QUERIES_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_MODULES_MODULE_QUERIES_H_

@@ -20,13 +20,13 @@
 #include <cmath>
 #include <utility>
 
-#include "access_path.h"
+#include "dataclass/access_path.h"
+#include "dataclass/object_fields.h"
+#include "dataclass/object_table.h"
 #include "dataclass_globals.h"
 #include "global_table.h"
-#include "object_fields.h"
-#include "object_table.h"
 #include "scratch.h"
-#include "structural.h"
+#include "structural/structural.h"
 
 namespace ffi_core {
 namespace frontend {

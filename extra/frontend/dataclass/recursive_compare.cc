@@ -14,9 +14,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "dataclass/object_fields.h"
 #include "dataclass_globals.h"
 #include "global_table.h"
-#include "object_fields.h"
 
 namespace ffi_core {
 namespace frontend {

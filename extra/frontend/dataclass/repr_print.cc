@@ -15,11 +15,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "big_int_text.h"
+#include "dataclass/enum_state.h"
+#include "dataclass/object_fields.h"
 #include "dataclass_globals.h"
-#include "enum_state.h"
 #include "global_table.h"
-#include "object_fields.h"
+#include "serialization/big_int_text.h"
 #include "text_builder.h"
 
 namespace ffi_core {

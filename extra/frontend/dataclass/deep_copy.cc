@@ -13,11 +13,11 @@
 
 #include <cstring>
 
+#include "dataclass/enum_state.h"
+#include "dataclass/object_fields.h"
+#include "dataclass/object_table.h"
 #include "dataclass_globals.h"
-#include "enum_state.h"
 #include "global_table.h"
-#include "object_fields.h"
-#include "object_table.h"
 #include "scratch.h"
 
 namespace ffi_core {

@@ -3,8 +3,8 @@
 // strings as String, arrays as Array, objects as Map from String keys.
 // NaN and the infinities are written and read as Python's json module does
 // (NaN, Infinity, -Infinity). Bad text is a ValueError naming the offset.
-#ifndef FFI_CORE_EXTRA_FRONTEND_JSON_TEXT_H_
-#define FFI_CORE_EXTRA_FRONTEND_JSON_TEXT_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_SERIALIZATION_JSON_TEXT_H_
+#define FFI_CORE_EXTRA_FRONTEND_SERIALIZATION_JSON_TEXT_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/expected.h>
@@ -24,4 +24,4 @@ Expected<Any> JsonParse(const char* text, size_t size);
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_JSON_TEXT_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_SERIALIZATION_JSON_TEXT_H_

@@ -1,8 +1,8 @@
 // Object types the frontend defines in C++ (access paths, the structural
 // key): registration under upstream's key with reflected fields, and the
 // field getters they share.
-#ifndef FFI_CORE_EXTRA_FRONTEND_NATIVE_TYPE_H_
-#define FFI_CORE_EXTRA_FRONTEND_NATIVE_TYPE_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_NATIVE_TYPE_H_
+#define FFI_CORE_EXTRA_FRONTEND_DATACLASS_NATIVE_TYPE_H_
 
 #include <ffi_core/status.h>
 #include <tvm/ffi/c_api.h>
@@ -36,4 +36,4 @@ int GetAnyField(void* field, TVMFFIAny* out);
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_NATIVE_TYPE_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_DATACLASS_NATIVE_TYPE_H_

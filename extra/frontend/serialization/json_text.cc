@@ -1,4 +1,4 @@
-#include "json_text.h"
+#include "serialization/json_text.h"
 
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>
@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "object_fields.h"
+#include "dataclass/object_fields.h"
 #include "text_builder.h"
 
 namespace ffi_core {

@@ -4,8 +4,8 @@
 // or one of them missing) and a key; a path is its parent path, its last
 // step and its depth, with the methods upstream registers (_root, _extend,
 // _attr, ..., _is_prefix_of, _to_steps, _path_equal).
-#ifndef FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_
-#define FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_ACCESS_PATH_H_
+#define FFI_CORE_EXTRA_FRONTEND_DATACLASS_ACCESS_PATH_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/expected.h>
@@ -40,4 +40,4 @@ Status RegisterAccessPath();
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_ACCESS_PATH_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_DATACLASS_ACCESS_PATH_H_

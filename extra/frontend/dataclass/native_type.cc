@@ -1,4 +1,4 @@
-#include "native_type.h"
+#include "dataclass/native_type.h"
 
 #include <ffi_core/any.h>
 #include <ffi_core/type_table.h>

@@ -3,8 +3,8 @@
 // share: a type's structural kind, refused with a TypeError where it is
 // unset, and how a definition region is entered (by a field flagged
 // SEqHashDef*, or by a type's __s_equal__ / __s_hash__ hook naming a kind).
-#ifndef FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_H_
-#define FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_STRUCTURAL_H_
+#define FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_STRUCTURAL_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/error.h>
@@ -65,4 +65,4 @@ inline TVMFFIDefRegionKind FreeVarFieldsRegion(TVMFFIDefRegionKind current) {
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_STRUCTURAL_STRUCTURAL_H_

@@ -16,12 +16,12 @@
 #include <cmath>
 #include <cstring>
 
+#include "dataclass/object_fields.h"
+#include "dataclass/object_table.h"
 #include "dataclass_globals.h"
 #include "global_table.h"
-#include "object_fields.h"
-#include "object_table.h"
 #include "scratch.h"
-#include "structural.h"
+#include "structural/structural.h"
 #include "value_hash.h"
 
 namespace ffi_core {

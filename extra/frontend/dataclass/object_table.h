@@ -4,8 +4,8 @@
 // storage from the installed allocator; insertion can fail with a
 // MemoryError, never silently. The table holds a reference to each key, so
 // an address cannot be freed and reused while it is remembered.
-#ifndef FFI_CORE_EXTRA_FRONTEND_OBJECT_TABLE_H_
-#define FFI_CORE_EXTRA_FRONTEND_OBJECT_TABLE_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_OBJECT_TABLE_H_
+#define FFI_CORE_EXTRA_FRONTEND_DATACLASS_OBJECT_TABLE_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/expected.h>
@@ -50,4 +50,4 @@ class ObjectTable {
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_OBJECT_TABLE_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_DATACLASS_OBJECT_TABLE_H_

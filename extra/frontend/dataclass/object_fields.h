@@ -3,8 +3,8 @@
 // ("__ffi_repr__", "__ffi_shallow_copy__", ...). Shared by the frontend's
 // generic operations: Python-defined types, repr, comparison, hashing and
 // deep copy.
-#ifndef FFI_CORE_EXTRA_FRONTEND_OBJECT_FIELDS_H_
-#define FFI_CORE_EXTRA_FRONTEND_OBJECT_FIELDS_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_OBJECT_FIELDS_H_
+#define FFI_CORE_EXTRA_FRONTEND_DATACLASS_OBJECT_FIELDS_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/expected.h>
@@ -77,4 +77,4 @@ constexpr int32_t kMaxNestingDepth = 4096;
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_OBJECT_FIELDS_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_DATACLASS_OBJECT_FIELDS_H_

@@ -1,4 +1,4 @@
-#include "type_convert.h"
+#include "dataclass/type_convert.h"
 
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>

@@ -18,13 +18,13 @@
 
 #include <cstring>
 
-#include "big_int_text.h"
+#include "dataclass/enum_state.h"
+#include "dataclass/object_fields.h"
 #include "dataclass_globals.h"
-#include "enum_state.h"
 #include "global_table.h"
-#include "json_text.h"
-#include "object_fields.h"
 #include "scratch.h"
+#include "serialization/big_int_text.h"
+#include "serialization/json_text.h"
 #include "text_builder.h"
 
 namespace ffi_core {

@@ -1,7 +1,7 @@
 // Big integers (kTVMFFIBigInt: two's complement 64-bit words, least
 // significant first) to and from decimal text, for repr and JSON graphs.
-#ifndef FFI_CORE_EXTRA_FRONTEND_BIG_INT_TEXT_H_
-#define FFI_CORE_EXTRA_FRONTEND_BIG_INT_TEXT_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_SERIALIZATION_BIG_INT_TEXT_H_
+#define FFI_CORE_EXTRA_FRONTEND_SERIALIZATION_BIG_INT_TEXT_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/expected.h>
@@ -21,4 +21,4 @@ Expected<Any> IntegerFromDecimal(const char* text, size_t size);
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_BIG_INT_TEXT_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_SERIALIZATION_BIG_INT_TEXT_H_

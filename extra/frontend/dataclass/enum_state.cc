@@ -1,4 +1,4 @@
-#include "enum_state.h"
+#include "dataclass/enum_state.h"
 
 #include <ffi_core/container/list.h>
 #include <ffi_core/container/map.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <utility>
 
-#include "object_fields.h"
+#include "dataclass/object_fields.h"
 
 namespace ffi_core {
 namespace frontend {

@@ -1,4 +1,4 @@
-#include "big_int_text.h"
+#include "serialization/big_int_text.h"
 
 #include <ffi_core/error.h>
 

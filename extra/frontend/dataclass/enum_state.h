@@ -2,8 +2,8 @@
 // enums on (tvm_ffi.dataclasses.enum), registered with its three fields
 // (entries: List, indexes: Dict, attrs: Dict) and an "__ffi_init__" that
 // makes it with all three empty.
-#ifndef FFI_CORE_EXTRA_FRONTEND_ENUM_STATE_H_
-#define FFI_CORE_EXTRA_FRONTEND_ENUM_STATE_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_ENUM_STATE_H_
+#define FFI_CORE_EXTRA_FRONTEND_DATACLASS_ENUM_STATE_H_
 
 #include <ffi_core/any.h>
 #include <ffi_core/expected.h>
@@ -30,4 +30,4 @@ Expected<Any> EnumMemberByIndex(int32_t type_index, const AnyView& index);
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_ENUM_STATE_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_DATACLASS_ENUM_STATE_H_

@@ -1,4 +1,4 @@
-#include "object_fields.h"
+#include "dataclass/object_fields.h"
 
 #include <ffi_core/error.h>
 #include <ffi_core/object.h>

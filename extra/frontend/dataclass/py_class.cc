@@ -1,4 +1,4 @@
-#include "py_class.h"
+#include "dataclass/py_class.h"
 
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
@@ -9,8 +9,8 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "dataclass/object_fields.h"
 #include "global_table.h"
-#include "object_fields.h"
 #include "text_builder.h"
 
 namespace ffi_core {

@@ -4,8 +4,8 @@
 // converter calls to turn a value into the type, with upstream's fallbacks
 // (an Array from a List and back, a Map from a Dict and back, a Shape from
 // an Array or List of integers).
-#ifndef FFI_CORE_EXTRA_FRONTEND_TYPE_CONVERT_H_
-#define FFI_CORE_EXTRA_FRONTEND_TYPE_CONVERT_H_
+#ifndef FFI_CORE_EXTRA_FRONTEND_DATACLASS_TYPE_CONVERT_H_
+#define FFI_CORE_EXTRA_FRONTEND_DATACLASS_TYPE_CONVERT_H_
 
 #include <ffi_core/status.h>
 
@@ -17,4 +17,4 @@ Status RegisterConvertAttrs();
 }  // namespace frontend
 }  // namespace ffi_core
 
-#endif  // FFI_CORE_EXTRA_FRONTEND_TYPE_CONVERT_H_
+#endif  // FFI_CORE_EXTRA_FRONTEND_DATACLASS_TYPE_CONVERT_H_

@@ -14,11 +14,11 @@
 #include <cstddef>
 #include <utility>
 
+#include "dataclass/native_type.h"
+#include "dataclass/object_fields.h"
 #include "dataclass_globals.h"
 #include "global_table.h"
-#include "native_type.h"
-#include "object_fields.h"
-#include "structural.h"
+#include "structural/structural.h"
 
 namespace ffi_core {
 namespace frontend {

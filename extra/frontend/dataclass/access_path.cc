@@ -1,4 +1,4 @@
-#include "access_path.h"
+#include "dataclass/access_path.h"
 
 #include <ffi_core/container/any_equal.h>
 #include <ffi_core/container/array.h>
@@ -12,8 +12,8 @@
 #include <cstring>
 #include <utility>
 
-#include "native_type.h"
-#include "object_fields.h"
+#include "dataclass/native_type.h"
+#include "dataclass/object_fields.h"
 #include "scratch.h"
 
 namespace ffi_core {

@@ -1,4 +1,4 @@
-#include "object_table.h"
+#include "dataclass/object_table.h"
 
 #include <ffi_core/allocator.h>
 #include <ffi_core/error.h>
