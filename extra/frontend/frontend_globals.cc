@@ -15,15 +15,15 @@
 #include <cstring>
 #include <utility>
 
-#include "access_path.h"
+#include "dataclass/access_path.h"
+#include "dataclass/enum_state.h"
+#include "dataclass/py_class.h"
+#include "dataclass/type_convert.h"
 #include "dataclass_globals.h"
-#include "enum_state.h"
 #include "function/builtin_globals.h"
-#include "module_queries.h"
-#include "py_class.h"
+#include "modules/module_queries.h"
 #include "scratch.h"
 #include "support/global_lock_guard.h"
-#include "type_convert.h"
 
 namespace ffi_core {
 namespace {

@@ -251,3 +251,28 @@ TEST_CASE("context symbols are validated and the table is bounded") {
   CHECK(failures >= 1);
   CHECK(TakeError().kind == "MemoryError");
 }
+
+TEST_CASE("a C++ ModuleObj made with upstream's headers is refused, not misread") {
+  Expected<Module> lib = Module::SystemLib();
+  REQUIRE(lib.ok());
+  CHECK(IsCoreModule(&lib->object()->header));
+  // Upstream's layout puts a vtable pointer before the header and frees
+  // through its own deleter: the deleter is what tells them apart.
+  struct ForeignModule {
+    void* vtable;
+    TVMFFIObject header;
+  } foreign{};
+  foreign.header.type_index = kTVMFFIModule;
+  foreign.header.combined_ref_count = 1;
+  foreign.header.deleter = [](void*, int) {};
+  CHECK_FALSE(IsCoreModule(&foreign.header));
+  TVMFFIAny raw = NoneAny();
+  raw.type_index = kTVMFFIModule;
+  raw.v_obj = &foreign.header;
+  Module read;
+  CHECK(AnyView::FromRaw(raw).TryAs(&read) == Conversion::kFailed);
+  TakenError refused = TakeError();
+  CHECK(refused.kind == "TypeError");
+  CHECK(Contains(refused.message, "upstream's C++ headers"));
+  CHECK_FALSE(read);
+}

@@ -1,3 +1,6 @@
+#include <ffi_core/container/array.h>
+#include <ffi_core/container/list.h>
+
 #include "test_support.h"
 
 using namespace ffi_core;
@@ -170,4 +173,38 @@ TEST_CASE("The call path's fast check leaves every broken object argument to the
     }
   }
   CHECK(TVMFFIObjectDecRef(g) == 0);
+}
+
+TEST_CASE("upstream Python's unwritten zero_padding: accepted on containers only, kept clean") {
+  AllocatorScope scope;
+  Expected<Array> array = Array::FromViews(nullptr, 0);
+  Expected<List> list = List::FromViews(nullptr, 0);
+  Expected<String> str = String::FromCStr("a string object!");
+  REQUIRE(array.ok());
+  REQUIRE(list.ok());
+  REQUIRE(str.ok());
+  // What its container setter passes: type index and pointer written, the
+  // rest left as the stack had it.
+  for (const TVMFFIAny& container : {AnyView(*array).raw(), AnyView(*list).raw()}) {
+    TVMFFIAny dirty;
+    std::memset(&dirty, 0xA5, sizeof(dirty));
+    dirty.type_index = container.type_index;
+    dirty.v_obj = container.v_obj;
+    CHECK(CheckAnyInvariants(dirty, 0).ok() == static_cast<bool>(FFI_CORE_ACCEPT_UPSTREAM_PADDING));
+    if (!FFI_CORE_ACCEPT_UPSTREAM_PADDING) {
+      CHECK(Contains(TakeError().message, "zero_padding is not zero"));
+      continue;
+    }
+    CHECK(CallWith(dirty) == 0);
+    // An owned copy is written clean.
+    Expected<Any> owned = Any::FromView(AnyView::FromRaw(dirty));
+    REQUIRE(owned.ok());
+    CHECK(owned->raw().zero_padding == 0);
+    CHECK(owned->raw().v_obj == container.v_obj);
+  }
+  // Every other kind stays strict.
+  TVMFFIAny dirty_string = str->any().raw();
+  dirty_string.zero_padding = 0xA5A5A5A5u;
+  CHECK_FALSE(CheckAnyInvariants(dirty_string, 0).ok());
+  CHECK(Contains(TakeError().message, "zero_padding is not zero"));
 }

@@ -41,6 +41,16 @@
 #define FFI_CORE_CHECK_PADDING 0
 #endif
 
+// When 1, checking mode lets a container argument (Array, List, Map, Dict)
+// carry a non-zero zero_padding word: upstream's Python package builds such
+// an argument on its stack, writing only the type index and the pointer,
+// when it asks ffi.ContainerFindFirstNonCPUDevice for a tagged container's
+// device. On for the host runtime that stands in for upstream's, off for
+// boards, where every writer is the project's own.
+#ifndef FFI_CORE_ACCEPT_UPSTREAM_PADDING
+#define FFI_CORE_ACCEPT_UPSTREAM_PADDING 0
+#endif
+
 // Largest tensor rank accepted from callers (DLPack imports, views, allocs).
 #ifndef FFI_CORE_TENSOR_MAX_NDIM
 #define FFI_CORE_TENSOR_MAX_NDIM 16

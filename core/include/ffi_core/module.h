@@ -111,9 +111,21 @@ using LibraryBinLoader = Expected<Module> (*)(const Module& library, const uint8
                                               size_t size);
 TVM_FFI_DLL Status RegisterLibraryBinLoader(const char* kind, LibraryBinLoader loader);
 
+// Whether `obj`, a kTVMFFIModule object, is one of ffi-core's modules. A
+// tvm::ffi::ModuleObj made in C++ with upstream's headers (extra/cxx_api's
+// LoadFromFile, a library's own module classes) has the same type index but
+// another layout: a vtable pointer before the header.
+TVM_FFI_DLL bool IsCoreModule(const TVMFFIObject* obj);
+// Raises the TypeError that refuses such a module; kFailed.
+TVM_FFI_DLL Conversion RefuseForeignModule();
+
 template <>
 struct TypeTraits<Module> : detail::ObjectRefTraits<Module, kTVMFFIModule> {
   static constexpr const char* kName = "Module";
+  static Conversion Read(const TVMFFIAny& in, Module* out) {
+    if (in.type_index == kTVMFFIModule && !IsCoreModule(in.v_obj)) return RefuseForeignModule();
+    return ObjectRefTraits::Read(in, out);
+  }
 };
 
 }  // namespace ffi_core

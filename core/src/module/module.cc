@@ -1,3 +1,4 @@
+#include <ffi_core/context_symbols.h>
 #include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/port.h>
@@ -405,6 +406,31 @@ Status RegisterSystemLibSymbol(const char* name, void* symbol) {
     port::Log(line);
   }
   return s;
+}
+
+bool IsCoreModule(const TVMFFIObject* obj) {
+  return obj->deleter == detail::DeleterOf<ModuleObj>() || obj->deleter == &StaticModuleDeleter;
+}
+
+Conversion RefuseForeignModule() {
+  static_cast<void>(RaiseError(ErrorKind::kTypeError,
+                               {"a tvm::ffi::ModuleObj made with upstream's C++ headers is not "
+                                "one of ffi-core's modules, which its module functions take"}));
+  return Conversion::kFailed;
+}
+
+size_t CopyContextSymbols(const char** names, void** symbols, size_t capacity) {
+  detail::GlobalLockGuard lock;
+  size_t n = 0;
+  for (const SystemSymbol& s : g_context_symbols) {
+    if (s.name == nullptr) continue;
+    if (n < capacity) {
+      names[n] = s.name;
+      symbols[n] = s.symbol;
+    }
+    ++n;
+  }
+  return n;
 }
 
 Status RegisterContextSymbol(const char* name, void* symbol) {

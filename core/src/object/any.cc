@@ -115,6 +115,11 @@ Expected<Any> Any::FromView(const AnyView& view) {
                             {"object type index ", raw.type_index, " with a NULL pointer"});
         }
         ObjectIncRef(raw.v_obj);
+        // What is kept is written clean, whatever padding the view came with
+        // (FFI_CORE_ACCEPT_UPSTREAM_PADDING lets a dirty one through).
+        TVMFFIAny owned = raw;
+        owned.zero_padding = 0;
+        return Any::AdoptRaw(owned);
       }
       return Any::AdoptRaw(raw);
     }

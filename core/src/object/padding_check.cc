@@ -1,3 +1,4 @@
+#include <ffi_core/config.h>
 #include <ffi_core/device.h>
 #include <ffi_core/error.h>
 #include <ffi_core/padding_check.h>
@@ -24,6 +25,12 @@ bool TailIsZero(const TVMFFIAny& v, size_t used) {
   return true;
 }
 
+// The kinds upstream's Python passes with an unwritten zero_padding
+// (FFI_CORE_ACCEPT_UPSTREAM_PADDING).
+bool IsContainer(int32_t t) {
+  return t == kTVMFFIArray || t == kTVMFFIList || t == kTVMFFIMap || t == kTVMFFIDict;
+}
+
 }  // namespace
 
 Status CheckAnyInvariants(const TVMFFIAny& v, int index) {
@@ -35,7 +42,9 @@ Status CheckAnyInvariants(const TVMFFIAny& v, int index) {
     }
     return Status::Ok();
   }
-  if (v.zero_padding != 0) return Broken(index, t, "zero_padding is not zero");
+  if (v.zero_padding != 0 && !(FFI_CORE_ACCEPT_UPSTREAM_PADDING && IsContainer(t))) {
+    return Broken(index, t, "zero_padding is not zero");
+  }
   switch (t) {
     case kTVMFFINone:
       if (v.v_uint64 != 0) return Broken(index, t, "None with a non-zero value");
