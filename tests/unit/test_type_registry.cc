@@ -125,6 +125,23 @@ TEST_CASE("dynamic types: indices, child slots, ancestors") {
   CHECK(looked_up == child2);
 }
 
+TEST_CASE("a library's type at a free index of the static object range, as Apache TVM's are") {
+  const TVMFFIByteArray key = Key("unit.AtStaticIndex");
+  REQUIRE(TVMFFITypeGetOrAllocIndex(&key, 115, 1, 2, 0, kTVMFFIObject) == 115);
+  CHECK(KeyOf(115) == "unit.AtStaticIndex");
+  CHECK(TVMFFIGetTypeInfo(115)->type_ancestors[0]->type_index == kTVMFFIObject);
+  // Registered again under the same key and index: the same index.
+  CHECK(TVMFFITypeGetOrAllocIndex(&key, 115, 1, 2, 0, kTVMFFIObject) == 115);
+  // The index is now taken.
+  const TVMFFIByteArray other = Key("unit.AtStaticIndex.Other");
+  CHECK(TVMFFITypeGetOrAllocIndex(&other, 115, 1, 0, 0, kTVMFFIObject) == -1);
+  CHECK(Contains(TakeError().message, "static index taken or out of range: 115"));
+  // Its children take indices past every reservation.
+  const int32_t child = Alloc("unit.AtStaticIndex.Child", 2, 0, false, 115);
+  CHECK(child >= kTVMFFIDynObjectBegin);
+  CHECK(TVMFFIGetTypeInfo(child)->type_ancestors[1]->type_index == 115);
+}
+
 TEST_CASE("dynamic types: refused registrations") {
   const int32_t full = Alloc("unit.Full", 1, 1, false, kTVMFFIObject);
   REQUIRE(full >= kTVMFFIDynObjectBegin);
@@ -140,9 +157,14 @@ TEST_CASE("dynamic types: refused registrations") {
   const TVMFFIByteArray str = Key("ffi.String");
   CHECK(TVMFFITypeGetOrAllocIndex(&str, kTVMFFIBytes, 1, 0, 0, kTVMFFIObject) == -1);
   CHECK(Contains(TakeError().message, "registered with index 65"));
+  // A static index taken by a built-in type, or outside the static object range.
   const TVMFFIByteArray made_up = Key("unit.MadeUpStatic");
-  CHECK(TVMFFITypeGetOrAllocIndex(&made_up, 90, 1, 0, 0, kTVMFFIObject) == -1);
-  CHECK(Contains(TakeError().message, "unknown static index 90"));
+  CHECK(TVMFFITypeGetOrAllocIndex(&made_up, kTVMFFIArray, 1, 0, 0, kTVMFFIObject) == -1);
+  CHECK(Contains(TakeError().message, "static index taken or out of range"));
+  CHECK(TVMFFITypeGetOrAllocIndex(&made_up, kTVMFFIDynObjectBegin, 1, 0, 0, kTVMFFIObject) == -1);
+  CHECK(Contains(TakeError().message, "static index taken or out of range"));
+  CHECK(TVMFFITypeGetOrAllocIndex(&made_up, 7, 1, 0, 0, kTVMFFIObject) == -1);
+  CHECK(Contains(TakeError().message, "static index taken or out of range"));
   CHECK(TVMFFITypeGetOrAllocIndex(nullptr, -1, 0, 0, 0, -1) == -1);
   CHECK(TakeError().kind == "ValueError");
 }

@@ -225,10 +225,14 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
     }
     return existing;
   }
-  if (static_type_index >= 0) {
-    // Every static type is registered up front under upstream's key.
-    return Refuse(ErrorKind::kValueError, shown.text, "has an unknown static index ",
-                  static_type_index);
+  // As upstream: a library may name an index of the static object range
+  // that no type holds (Apache TVM's runtime types do). ffi-core's own
+  // static types hold theirs from the start, under upstream's keys.
+  if (static_type_index >= 0 &&
+      (static_type_index < kTVMFFIStaticObjectBegin || static_type_index >= kTVMFFIDynObjectBegin ||
+       FindTypeInfo(static_type_index) != nullptr)) {
+    return Refuse(ErrorKind::kValueError, shown.text,
+                  "asks for a static index taken or out of range: ", static_type_index);
   }
   const TVMFFITypeInfo* parent = nullptr;
   if (parent_type_index != -1) {
@@ -261,16 +265,22 @@ Expected<int32_t> GetOrAllocTypeIndex(const TVMFFIByteArray& type_key, int32_t s
                   "finds the type table full: FFI_CORE_TYPE_CAPACITY=", FFI_CORE_TYPE_CAPACITY);
   }
   FFI_CORE_ASSIGN_OR_RETURN(TVMFFIByteArray key, CopyTypeText(type_key));
-  FFI_CORE_ASSIGN_OR_RETURN(int32_t index, AllocateIndex(parent, key.data, num_child_slots + 1));
+  // A type at a static index reserves no slots beside it: its children's
+  // indices come from past every reservation.
+  const bool at_static = static_type_index >= 0;
+  int32_t index = static_type_index;
+  if (!at_static) {
+    FFI_CORE_ASSIGN_OR_RETURN(index, AllocateIndex(parent, key.data, num_child_slots + 1));
+  }
   DynamicType& t = g_dynamic[g_num_dynamic];
   for (int32_t d = 0; d + 1 < depth; ++d) t.ancestors[d] = parent->type_ancestors[d];
   if (parent != nullptr) t.ancestors[depth - 1] = parent;
   t.info = TVMFFITypeInfo{index, depth, key,     t.ancestors, HashKey(key.data, key.size),
                           0,     0,     nullptr, nullptr,     nullptr};
   t.metadata = TVMFFITypeMetadata{};
-  t.num_slots = num_child_slots + 1;
+  t.num_slots = at_static ? 1 : num_child_slots + 1;
   t.allocated_slots = 1;
-  t.child_slots_can_overflow = child_slots_can_overflow;
+  t.child_slots_can_overflow = at_static || child_slots_can_overflow;
   ++g_num_dynamic;
   return index;
 }
