@@ -9,6 +9,17 @@ namespace {
 TVMFFIByteArray Name(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
 }  // namespace
 
+namespace {
+// A distinct four-character name per i (a prefix, then i in base 62), for
+// tables of any capacity.
+void GlobalName(char prefix, int i, char (&name)[5]) {
+  constexpr char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  name[0] = prefix;
+  for (int d = 3; d >= 1; --d, i /= 62) name[d] = kDigits[i % 62];
+  name[4] = '\0';
+}
+}  // namespace
+
 TEST_CASE("global functions: set, get, override rules") {
   AllocatorScope scope;
   Expected<Function> f = Function::FromTyped([](int x) { return x * 3; });
@@ -86,12 +97,10 @@ TEST_CASE("the global table reports when it is full") {
   AllocatorScope scope;
   Expected<Function> f = Function::FromTyped([] { return 0; });
   REQUIRE(f.ok());
-  char name[16];
+  char name[5];
   for (int i = 0; i < FFI_CORE_GLOBAL_FUNCTION_CAPACITY; ++i) {
-    name[0] = 'f';
-    name[1] = static_cast<char>('A' + i / 26);
-    name[2] = static_cast<char>('a' + i % 26);
-    REQUIRE(RegisterGlobalFunction(name, 3, *f, false).ok());
+    GlobalName('f', i, name);
+    REQUIRE(RegisterGlobalFunction(name, 4, *f, false).ok());
   }
   Status s = RegisterGlobalFunction("one.too.many", 12, *f, false);
   CHECK(s.kind() == ErrorKind::kMemoryError);
@@ -106,16 +115,11 @@ TEST_CASE("removing global functions keeps every other one findable") {
   REQUIRE(f.ok());
   // A full table: every run of entries wraps and collides.
   constexpr int kN = FFI_CORE_GLOBAL_FUNCTION_CAPACITY;
-  auto name_of = [](int i, char(&name)[4]) {
-    name[0] = 'r';
-    name[1] = static_cast<char>('A' + i / 26);
-    name[2] = static_cast<char>('a' + i % 26);
-    name[3] = '\0';
-  };
-  char name[4];
+  auto name_of = [](int i, char(&name)[5]) { GlobalName('r', i, name); };
+  char name[5];
   for (int i = 0; i < kN; ++i) {
     name_of(i, name);
-    REQUIRE(RegisterGlobalFunction(name, 3, *f, false).ok());
+    REQUIRE(RegisterGlobalFunction(name, 4, *f, false).ok());
   }
   bool present[kN];
   for (bool& p : present) p = true;
@@ -123,12 +127,12 @@ TEST_CASE("removing global functions keeps every other one findable") {
   for (int step : {3, 2}) {
     for (int i = 0; i < kN; i += step) {
       name_of(i, name);
-      CHECK(RemoveGlobalFunction(name, 3) == present[i]);
+      CHECK(RemoveGlobalFunction(name, 4) == present[i]);
       present[i] = false;
     }
     for (int i = 0; i < kN; ++i) {
       name_of(i, name);
-      Expected<Function> got = GetGlobalFunction(name, 3);
+      Expected<Function> got = GetGlobalFunction(name, 4);
       REQUIRE(got.ok());
       CHECK_MESSAGE(static_cast<bool>(*got) == present[i], name);
     }
@@ -139,7 +143,7 @@ TEST_CASE("removing global functions keeps every other one findable") {
   // Freed entries take new names again, up to the capacity.
   for (int i = 0; i < kN; ++i) {
     name_of(i, name);
-    if (!present[i]) REQUIRE(RegisterGlobalFunction(name, 3, *f, false).ok());
+    if (!present[i]) REQUIRE(RegisterGlobalFunction(name, 4, *f, false).ok());
   }
   CHECK(GlobalFunctionCount() == static_cast<size_t>(kN));
   CHECK_FALSE(RemoveGlobalFunction("absent", 6));
