@@ -8,7 +8,7 @@ tensor (weight_blob.py), so the importer walks the graph twice: the first
 walk only packs the constants, the second builds the module around the
 finished blob, whose size every kernel's placeholder needs.
 """
-from tvm import relax
+from tvm import relax, te
 
 from ..weight_blob import WeightBlob
 from .. import int8_kernels as kernels
@@ -59,6 +59,16 @@ class Importer:
             name = f"{key[0]}{len(self.funcs)}"
             self.funcs[key] = self.bb.add_func(make().with_attr("global_symbol", name), name)
         return self.funcs[key]
+
+    def pack(self, array):
+        """The byte offset of `array` (int8, int16, int32, int64 or float32)
+        in the model's weight blob; kernels read it with weight_blob.read
+        from blob_placeholder(), called with ctx.blob_const."""
+        return self.packer.add(array)
+
+    def blob_placeholder(self):
+        """The TE placeholder of the weight blob for a kernel that reads it."""
+        return te.placeholder((self.blob.size if self.blob is not None else 1,), "int8", "weights")
 
     def constants(self, weights, table):
         """The Slice of the blob holding an operator's weights and its
