@@ -1,2 +1,3 @@
 """Every operator family's lowerings; importing this registers them all."""
-from . import add, conv, fully_connected, pooling, reshape, softmax  # noqa: F401
+from . import (add, conv, fully_connected, layout, pad, pooling, reshape, resize,  # noqa: F401
+               softmax)
