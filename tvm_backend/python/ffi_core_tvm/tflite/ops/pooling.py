@@ -6,9 +6,9 @@ from tvm import tirx as tir
 
 from ... import int8_kernels as kernels
 from ..model import UnsupportedModel
-from ..quant import NONE, RELU, RELU6, RELU_N1_TO_1, activation_range, padding
+from ..quant import NONE, RELU, RELU6, RELU_N1_TO_1, SAME, activation_range, padding
 from ..registry import lowering
-from .layout import prim_func
+from .layout import expect_shape, prim_func
 
 # The float clamp of each fused activation, as TFLite's CalculateActivationRange.
 _FLOAT_RANGES = {RELU: (0.0, None), RELU6: (0.0, 6.0), RELU_N1_TO_1: (-1.0, 1.0)}
@@ -42,6 +42,13 @@ def _clamp_range(op, act, out):
     return activation_range(act, scale, zp, op, out.dtype)
 
 
+def _pooled(kind, size, window, stride):
+    """The output size of a pooling window, TFLite's SAME or VALID."""
+    if kind == SAME:
+        return -(-size // stride)
+    return (size - window) // stride + 1
+
+
 @lowering("MAX_POOL_2D", types=("int8", "int16", "float32"), options=Pool2DOptions)
 def max_pool_2d(ctx, op):
     """The largest input under the window's positions inside the input (the
@@ -54,7 +61,11 @@ def max_pool_2d(ctx, op):
     lo, hi = _clamp_range(op, opts.FusedActivationFunction, out)
     window = (opts.FilterHeight, opts.FilterWidth)
     stride = (opts.StrideH, opts.StrideW)
+    if min(window + stride) < 1:
+        raise UnsupportedModel(f"{op}: window {window}, stride {stride}")
     pad = padding(opts.Padding, x.shape[1:3], window, stride)
+    expect_shape(op, out, (x.shape[0], *[_pooled(opts.Padding, x.shape[1 + i], window[i],
+                                                 stride[i]) for i in range(2)], x.shape[3]))
     key = ("maxpool", x.shape, out.shape, x.dtype, window, stride, pad, lo, hi)
 
     def make():
