@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Compiles an int8 TFLite model for a board's CPU as ffi-core's system library.
+"""Compiles a TFLite model for a board's CPU as ffi-core's system library.
 
 Usage: scripts/tvm-compile.py MODEL.tflite --cpu CPU --out DIR [--name NAME]
 
 Writes DIR/<name>_lib0.o and DIR/<name>_bin.o (link both into the firmware;
-the model is the system library's function "main") and DIR/model.json (the
-inputs' and outputs' shapes, dtypes and quantization, and the RAM the model's
-activations need, "ram_bytes"). CPU is a toolchain file's name, or "host".
+the model is the system library's function "main") and DIR/model.json (each
+input's and output's name, shape, dtype, quantization and whether it is
+state, and the RAM the model's activations need, "ram_bytes"). CPU is a
+toolchain file's name, or "host". What the compile path does not take (an
+operator, a type, an option, a file that is no TFLite model) is refused with
+one line, "tvm-compile: <file>: <what>", and exit status 1.
 """
 import argparse
 import os
@@ -17,12 +20,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from ffi_core_tvm.compile import compile_relax  # noqa: E402
 from ffi_core_tvm.targets import CPUS, has_dsp  # noqa: E402
-from ffi_core_tvm.tflite_import import UnsupportedModel, from_tflite  # noqa: E402
+from ffi_core_tvm.tflite import UnsupportedModel, from_tflite  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("model", help="an int8 .tflite file")
+    ap.add_argument("model", help="a .tflite file")
     ap.add_argument("--cpu", required=True, choices=CPUS)
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--name", help="object name prefix (default: the file's stem)")
@@ -32,9 +35,12 @@ def main():
         with open(opts.model, "rb") as f:
             buf = f.read()
         mod, inputs, outputs = from_tflite(buf, dsp=has_dsp(opts.cpu))
+        info = compile_relax(mod, opts.cpu, opts.out, name, inputs, outputs)
     except (OSError, UnsupportedModel) as e:
         sys.exit(f"tvm-compile: {opts.model}: {e}")
-    info = compile_relax(mod, opts.cpu, opts.out, name, inputs, outputs)
+    except Exception as e:  # noqa: BLE001  a user sees one line, never a traceback
+        sys.exit(f"tvm-compile: {opts.model}: internal error, please report it: "
+                 f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
     print(f"{name} for {opts.cpu}: {', '.join(info['objects'])} in {opts.out}; "
           f"activations {info['ram_bytes']} B, constants {info['constant_bytes']} B")
 

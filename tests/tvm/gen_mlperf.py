@@ -21,7 +21,7 @@ import tvm  # noqa: E402
 from ai_edge_litert.interpreter import Interpreter  # noqa: E402
 from ffi_core_tvm.compile import compile_relax, pass_context  # noqa: E402
 from ffi_core_tvm.targets import has_dsp  # noqa: E402
-from ffi_core_tvm.tflite_import import from_tflite  # noqa: E402
+from ffi_core_tvm.tflite import from_tflite  # noqa: E402
 from gen_models import c_string, c_values, tvm_error  # noqa: E402
 from tvm import relax  # noqa: E402
 

@@ -1,0 +1,161 @@
+"""A TFLite model as a Relax module: walks the graph and hands each operator
+to its registered lowering (registry.py, ops/).
+
+TVM's own TFLite frontend lowers each quantized operator as dequantize, a
+float32 operator, then quantize; these lowerings keep TFLite's integer
+arithmetic instead (int8_kernels.py). A model's constants are one int8
+tensor (weight_blob.py), so the importer walks the graph twice: the first
+walk only packs the constants, the second builds the module around the
+finished blob, whose size every kernel's placeholder needs.
+"""
+from tvm import relax, te
+
+from ..weight_blob import WeightBlob
+from .. import int8_kernels as kernels
+from .model import UnsupportedModel, read_model, read_options
+from .registry import find
+
+
+def activation_type(op):
+    """The type a lowering is chosen for: the first non-constant input's
+    element type (the output's where every input is constant)."""
+    for t in op.inputs:
+        if t is not None and not t.is_constant:
+            return t.dtype
+    return op.outputs[0].dtype
+
+
+class Importer:
+    """The context a lowering works in: tensors' relax values, kernels, the
+    weight blob, emitted calls."""
+
+    def __init__(self, model, blob=None, dsp=False):
+        self.model = model
+        self.dsp = dsp
+        self.bb = relax.BlockBuilder()
+        self.values = {}
+        self.funcs = {}
+        self.packer = WeightBlob()
+        self.blob = blob
+        self.blob_const = relax.const(blob) if blob is not None else None
+
+    @property
+    def dry(self):
+        """The first walk: constants are packed, nothing is built."""
+        return self.blob is None
+
+    def value(self, t):
+        """The relax value of activation tensor `t`."""
+        if t.index not in self.values:
+            raise UnsupportedModel(f"tensor {t.name} is used before any operator writes it")
+        return self.values[t.index]
+
+    def kernel(self, key, make):
+        """One PrimFunc per distinct operator configuration: `make()` builds
+        it the first time `key` is seen."""
+        if self.dry:
+            return None
+        if key not in self.funcs:
+            name = f"{key[0]}{len(self.funcs)}"
+            self.funcs[key] = self.bb.add_func(make().with_attr("global_symbol", name), name)
+        return self.funcs[key]
+
+    def pack(self, array):
+        """The byte offset of `array` (int8, int16, int32, int64 or float32)
+        in the model's weight blob; kernels read it with weight_blob.read
+        from blob_placeholder(), called with ctx.blob_const."""
+        return self.packer.add(array)
+
+    def blob_placeholder(self):
+        """The TE placeholder of the weight blob for a kernel that reads it."""
+        return te.placeholder((self.blob.size if self.blob is not None else 1,), "int8", "weights")
+
+    def constants(self, weights, table):
+        """The Slice of the blob holding an operator's weights and its
+        requantization table."""
+        w_off = self.packer.add(weights)
+        q_off = self.packer.add(table)
+        size = self.blob.size if self.blob is not None else 1
+        return kernels.Slice(size, w_off, q_off, int(table[:, 2].min()))
+
+    def call(self, gv, args, shape, dtype="int8"):
+        """A call of kernel `gv` writing a new tensor of `shape` and `dtype`."""
+        ty = relax.TensorType(shape=tuple(shape), dtype=dtype)
+        if self.dry:
+            return relax.Var("dry", ty)
+        return self.bb.emit(relax.call_tir(gv, args, ty))
+
+    def emit(self, expr):
+        return expr if self.dry else self.bb.emit(expr)
+
+    def reshape(self, value, shape, new_shape):
+        if tuple(shape) == tuple(new_shape):
+            return value
+        return self.emit(relax.op.reshape(value, tuple(new_shape)))
+
+    def lower(self, op):
+        if op.name == "CUSTOM":
+            raise UnsupportedModel(f"{op} ('{op.custom_code}'): custom operators are not "
+                                   "supported")
+        entry = find(op.name)
+        if entry is None:
+            raise UnsupportedModel(f"{op} is not supported")
+        kind = activation_type(op)
+        if kind not in entry.types:
+            raise UnsupportedModel(f"{op}: {kind} activations are not supported (it takes "
+                                   f"{', '.join(entry.types)})")
+        if not entry.mixed:
+            for t in op.inputs + op.outputs:
+                if t is not None and not (t.is_constant and t in op.inputs) and t.dtype != kind:
+                    raise UnsupportedModel(f"{op}: tensor {t.name} is {t.dtype}, not {kind}")
+        if entry.options is not None:
+            op.options = read_options(op, entry.options)
+        out = entry.fn(self, op)
+        outs = out if isinstance(out, (list, tuple)) else [out]
+        if len(outs) != len(op.outputs):
+            raise UnsupportedModel(f"{op}: {len(op.outputs)} outputs where "
+                                   f"{len(outs)} were expected")
+        for t, v in zip(op.outputs, outs):
+            self.values[t.index] = v
+
+    def run(self):
+        params = []
+        for t in self.model.inputs:
+            v = relax.Var(_ident(t.name), relax.TensorType(shape=t.shape, dtype=t.dtype))
+            self.values[t.index] = v
+            params.append(v)
+        if self.dry:
+            for op in self.model.operators:
+                self.lower(op)
+            return None
+        with self.bb.function("main", params):
+            with self.bb.dataflow():
+                for op in self.model.operators:
+                    self.lower(op)
+                outs = [self.value(t) for t in self.model.outputs]
+                result = self.bb.emit_output(outs[0] if len(outs) == 1 else relax.Tuple(outs))
+            self.bb.emit_func_output(result)
+        return self.bb.get()
+
+
+def _ident(name):
+    s = "".join(c if c.isalnum() else "_" for c in name)
+    return s if s and not s[0].isdigit() else "x_" + s
+
+
+def from_tflite(buf, dsp=False):
+    """(Relax IRModule, input tensors, output tensors) of a TFLite model.
+
+    Each tensor has name, shape, dtype, scale and zero_point (model.Tensor).
+    `dsp`: the kernels may use the Arm DSP extension (targets.has_dsp), whose
+    results are the same. Raises UnsupportedModel naming what it does not
+    take: an operator with its index, a type, an option, or a malformed file.
+    """
+    model = read_model(buf)
+    dry = Importer(model)
+    dry.run()
+    mod = Importer(model, dry.packer.data(), dsp).run()
+    return mod, model.inputs, model.outputs
+
+
+__all__ = ["from_tflite", "UnsupportedModel"]

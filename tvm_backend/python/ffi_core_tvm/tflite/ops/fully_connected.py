@@ -1,0 +1,30 @@
+"""FULLY_CONNECTED: int8 activations, int8 weights (symmetric), int32 bias."""
+import numpy as np
+from tflite.FullyConnectedOptions import FullyConnectedOptions
+
+from ... import int8_kernels as kernels
+from ..model import UnsupportedModel
+from ..quant import activation_range, requant_table
+from ..registry import lowering
+
+
+@lowering("FULLY_CONNECTED", types=("int8",), options=FullyConnectedOptions)
+def fully_connected(ctx, op):
+    x, w = op.inputs[0], op.inputs[1]
+    b = op.inputs[2] if len(op.inputs) > 2 else None
+    out = op.outputs[0]
+    in_scale, in_zp = x.quant()
+    out_scale, out_zp = out.quant()
+    if w.zero_point is not None and np.any(w.zero_point != 0):
+        raise UnsupportedModel(f"{op}: weights with a zero point")
+    act = activation_range(op.options.FusedActivationFunction, out_scale, out_zp, op)
+    features = w.shape[1]
+    batch = int(np.prod(x.shape)) // features
+    q = requant_table(b.data if b is not None else None, w.data, 0, in_zp, in_scale,
+                      w.scale, out_scale)
+    value = ctx.reshape(ctx.value(x), x.shape, (batch, features))
+    s = ctx.constants(w.data, q)
+    gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
+        s, batch, features, w.shape[0], in_zp, out_zp, act, dsp=ctx.dsp))
+    y = ctx.call(gv, [value, ctx.blob_const], (batch, w.shape[0]))
+    return ctx.reshape(y, (batch, w.shape[0]), out.shape)
