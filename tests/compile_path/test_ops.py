@@ -265,8 +265,8 @@ REFUSALS = [
     pytest.param(transpose, True, "TRANSPOSE", id="transpose"),
     pytest.param(gelu, True, "GELU", id="gelu_code_above_127"),
     pytest.param(add_broadcast, True, "ADD", id="add_broadcast"),
-    pytest.param(conv_int16, True, "x16", id="conv_int16"),
-    pytest.param(fc_float32, True, "xf", id="fc_float32"),
+    pytest.param(conv_int16, True, "CONV_2D #0: int16", id="conv_int16"),
+    pytest.param(fc_float32, True, "FULLY_CONNECTED #0: float32", id="fc_float32"),
 ]
 
 
