@@ -9,18 +9,9 @@ import zlib
 
 import numpy as np
 import pytest
-import tflite_builder
 from ai_edge_litert.interpreter import Interpreter
 from reference import assert_close, ffi_core_host, importer, litert_reference, make_inputs
 from tflite_builder import ModelBuilder
-
-tflite_builder._OPTIONS.update({
-    "SQUEEZE": "SqueezeOptions", "PACK": "PackOptions", "UNPACK": "UnpackOptions",
-    "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions", "STRIDED_SLICE": "StridedSliceOptions",
-    "GATHER": "GatherOptions", "SPACE_TO_DEPTH": "SpaceToDepthOptions",
-    "DEPTH_TO_SPACE": "DepthToSpaceOptions",
-    "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions",
-})
 
 TYPES = ("int8", "int16", "float32", "int32")
 BLOCK_TYPES = ("int8", "float32", "int32")  # TFLite's SPACE_TO_DEPTH, DEPTH_TO_SPACE

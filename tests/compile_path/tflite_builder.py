@@ -38,6 +38,16 @@ _OPTIONS = {
     "RESHAPE": "ReshapeOptions",
     "CONCATENATION": "ConcatenationOptions",
     "TRANSPOSE": "TransposeOptions",
+    "SQUEEZE": "SqueezeOptions",
+    "PACK": "PackOptions",
+    "UNPACK": "UnpackOptions",
+    "SPLIT": "SplitOptions",
+    "SPLIT_V": "SplitVOptions",
+    "STRIDED_SLICE": "StridedSliceOptions",
+    "GATHER": "GatherOptions",
+    "SPACE_TO_DEPTH": "SpaceToDepthOptions",
+    "DEPTH_TO_SPACE": "DepthToSpaceOptions",
+    "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions",
     "GELU": "GeluOptions",
 }
 # Option fields whose values may be given by an enum value's name.
