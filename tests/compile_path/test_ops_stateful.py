@@ -192,3 +192,13 @@ def test_keyword_scrambled_sequence():
         assert_close(got[0], it.get_output(0), "int32", f"step {step}: output")
         for t, s in zip(states, state):
             _assert_state(s, _tflm_tensor(it, t), t, f"step {step}: state {t.name}")
+
+
+def test_softmax_int8_to_int16():
+    b = ModelBuilder()
+    x = b.tensor((3, 10), "int8", "x", scale=0.07, zero_point=2)
+    y = b.tensor((3, 10), "int16", "y", scale=1 / 65536, zero_point=-32768)
+    b.operator("SOFTMAX", [x], [y], {"beta": 1.0})
+    buf = b.finish([x], [y])
+    x = np.random.default_rng(7).integers(-128, 127, (3, 10), endpoint=True, dtype=np.int8)
+    assert_close(_host(buf)[0](x)[0], litert_reference(buf, [x])[0], "int16")
