@@ -21,10 +21,9 @@ FLOAT_RTOL, FLOAT_ATOL = 1e-3, 1e-4
 
 
 def importer():
-    """(from_tflite, UnsupportedModel) of the compile path's TFLite importer:
-    the one place that names its module."""
-    from ffi_core_tvm import tflite_import as module
-    return module.from_tflite, module.UnsupportedModel
+    """(from_tflite, UnsupportedModel) of the compile path's TFLite importer."""
+    from ffi_core_tvm.tflite import UnsupportedModel, from_tflite
+    return from_tflite, UnsupportedModel
 
 
 def litert_reference(buf, inputs):

@@ -46,11 +46,12 @@ def _bias(b, rng, in_scale, w_scales):
 def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
          dilation=1, padding="SAME", act="NONE", per_channel=True):
     """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
-    the depth multiplier)."""
+    the depth multiplier); stride: one for both axes, or (h, w)."""
     n, h, w, ci = in_shape
     co = ci * channels if depthwise else channels
-    oh = _out_size(h, kernel[0], stride, dilation, padding)
-    ow = _out_size(w, kernel[1], stride, dilation, padding)
+    sh, sw = stride if isinstance(stride, tuple) else (stride, stride)
+    oh = _out_size(h, kernel[0], sh, dilation, padding)
+    ow = _out_size(w, kernel[1], sw, dilation, padding)
     b = ModelBuilder()
     terms = kernel[0] * kernel[1] * (1 if depthwise else ci)
     in_scale = OUT_STD / (np.sqrt(terms) * INT8_STD * INT8_STD * W_SCALE)
@@ -62,7 +63,7 @@ def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3),
     # LiteRT's quantized convolutions require the bias.
     inputs = [x, wt, _bias(b, rng, in_scale, w_scales)]
     y = b.tensor((n, oh, ow, co), "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
-    options = {"padding": padding, "stride_h": stride, "stride_w": stride,
+    options = {"padding": padding, "stride_h": sh, "stride_w": sw,
                "dilation_h_factor": dilation, "dilation_w_factor": dilation,
                "fused_activation_function": act}
     if depthwise:
@@ -71,16 +72,18 @@ def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3),
     return b.finish([x], [y])
 
 
-def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False):
+def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False,
+                    keep_num_dims=False):
     features = in_shape[-1]
     batch = int(np.prod(in_shape)) // features
+    out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
     b = ModelBuilder()
     in_scale = OUT_STD / (np.sqrt(features) * INT8_STD * INT8_STD * W_SCALE)
     x = b.tensor(in_shape, "int8", "x", scale=in_scale, zero_point=-7)
     wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
-    y = b.tensor((batch, units), "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
+    y = b.tensor(out_shape, "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
     b.operator("FULLY_CONNECTED", [x, wt, _bias(b, rng, in_scale, w_scales)], [y],
-               {"fused_activation_function": act})
+               {"fused_activation_function": act, "keep_num_dims": keep_num_dims})
     return b.finish([x], [y])
 
 
@@ -136,6 +139,7 @@ CASES = [
     pytest.param(conv, dict(act="RELU"), id="conv_relu"),
     pytest.param(conv, dict(act="RELU6", kernel=(1, 1), channels=6), id="conv_1x1_relu6"),
     pytest.param(conv, dict(dilation=2, in_shape=(1, 8, 8, 2)), id="conv_dilation2"),
+    pytest.param(conv, dict(stride=(2, 1), in_shape=(1, 8, 6, 3)), id="conv_stride_2x1"),
     pytest.param(conv, dict(kernel=(2, 3)), id="conv_2x3"),
     pytest.param(conv, dict(in_shape=(2, 5, 5, 3)), id="conv_batch2"),
     pytest.param(conv, dict(depthwise=True, channels=1), id="dwconv_same_s1_perchannel"),
@@ -147,12 +151,16 @@ CASES = [
                  id="dwconv_multiplier2_relu6"),
     pytest.param(conv, dict(depthwise=True, channels=1, act="RELU", stride=2, padding="VALID",
                             in_shape=(1, 9, 9, 5)), id="dwconv_valid_s2_relu"),
+    pytest.param(conv, dict(depthwise=True, channels=1, dilation=2, in_shape=(1, 8, 8, 3)),
+                 id="dwconv_dilation2"),
     pytest.param(fully_connected, {}, id="fc_batch3"),
     pytest.param(fully_connected, dict(in_shape=(2, 2, 8), units=5, act="RELU"),
                  id="fc_flattened_batch4_relu"),
     pytest.param(fully_connected, dict(in_shape=(1, 2, 2, 4), act="RELU6"), id="fc_4d_relu6"),
     pytest.param(fully_connected, dict(per_channel=True, in_shape=(2, 12)),
                  id="fc_perchannel"),
+    pytest.param(fully_connected, dict(in_shape=(2, 3, 8), units=5, keep_num_dims=True),
+                 id="fc_keep_num_dims"),
     pytest.param(average_pool, {}, id="avgpool_same_s2"),
     pytest.param(average_pool, dict(padding="VALID"), id="avgpool_valid_s2"),
     pytest.param(average_pool, dict(window=(2, 2), stride=1, act="RELU6"),
@@ -257,8 +265,8 @@ REFUSALS = [
     pytest.param(transpose, True, "TRANSPOSE", id="transpose"),
     pytest.param(gelu, True, "GELU", id="gelu_code_above_127"),
     pytest.param(add_broadcast, True, "ADD", id="add_broadcast"),
-    pytest.param(conv_int16, True, "x16", id="conv_int16"),
-    pytest.param(fc_float32, True, "xf", id="fc_float32"),
+    pytest.param(conv_int16, True, "CONV_2D #0: int16", id="conv_int16"),
+    pytest.param(fc_float32, True, "FULLY_CONNECTED #0: float32", id="fc_float32"),
 ]
 
 

@@ -16,7 +16,9 @@ def activation_range(act, scale, zp, op, dtype="int8"):
     lo, hi = _RANGES[dtype]
 
     def q(v):
-        return zp + int(round(v / scale))
+        # TFLite divides in float32 and rounds half away from zero.
+        r = float(np.float32(v) / np.float32(scale))
+        return zp + int(np.sign(r) * np.floor(abs(r) + 0.5))
     if act == NONE:
         return lo, hi
     if act == RELU:
