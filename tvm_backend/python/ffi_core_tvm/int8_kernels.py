@@ -262,9 +262,9 @@ def add(shape, zp1, zp2, out_zp, m1, m2, mo, act, left_shift=20):
     return _prim_func([a, b, y])
 
 
-def softmax(batch, n, in_scale, beta, out_scale, out_zp):
-    """SOFTMAX of int8 logits to int8 probabilities, in float32 over the last
-    axis (a handful of values per inference)."""
+def softmax(batch, n, in_scale, beta, out_scale, out_zp, out_dtype="int8"):
+    """SOFTMAX of int8 logits to int8 or int16 probabilities, in float32 over
+    the last axis (a handful of values per inference)."""
     x = te.placeholder((batch, n), "int8", "x")
     k = te.reduce_axis((0, n), "k")
     top = te.compute((batch,), lambda b: te.max(x[b, k].astype("int32"), axis=k), name="top")
@@ -278,6 +278,8 @@ def softmax(batch, n, in_scale, beta, out_scale, out_zp):
 
     def y_f(b, i):
         v = tir.round(e[b, i] / total[b] * inv_out).astype("int32") + out_zp
+        if out_dtype == "int16":
+            return tir.max(tir.min(v, 32767), -32768).astype("int16")
         return _clamp_int8(v, -128, 127)
 
     y = te.compute((batch, n), y_f, name="y")

@@ -34,6 +34,7 @@ class Importer:
         self.dsp = dsp
         self.bb = relax.BlockBuilder()
         self.values = {}
+        self.states = {}
         self.funcs = {}
         self.packer = WeightBlob()
         self.blob = blob
@@ -49,6 +50,18 @@ class Importer:
         if t.index not in self.values:
             raise UnsupportedModel(f"tensor {t.name} is used before any operator writes it")
         return self.values[t.index]
+
+    def state(self, t):
+        """The relax value of variable tensor `t` as this operator reads it:
+        the state the call started with, or the last value set_state gave."""
+        if not t.is_variable:
+            raise UnsupportedModel(f"tensor {t.name} is not a variable tensor")
+        return self.states[t.index]
+
+    def set_state(self, t, value):
+        """Variable tensor `t`'s new value, which main returns after the
+        model's outputs."""
+        self.states[t.index] = value
 
     def kernel(self, key, make):
         """One PrimFunc per distinct operator configuration: `make()` builds
@@ -120,9 +133,9 @@ class Importer:
 
     def run(self):
         params = []
-        for t in self.model.inputs:
+        for t in self.model.inputs + self.model.states:
             v = relax.Var(_ident(t.name), relax.TensorType(shape=t.shape, dtype=t.dtype))
-            self.values[t.index] = v
+            (self.states if t.is_variable else self.values)[t.index] = v
             params.append(v)
         if self.dry:
             for op in self.model.operators:
@@ -133,6 +146,7 @@ class Importer:
                 for op in self.model.operators:
                     self.lower(op)
                 outs = [self.value(t) for t in self.model.outputs]
+                outs += [self.states[t.index] for t in self.model.states]
                 result = self.bb.emit_output(outs[0] if len(outs) == 1 else relax.Tuple(outs))
             self.bb.emit_func_output(result)
         return self.bb.get()
@@ -147,6 +161,11 @@ def from_tflite(buf, dsp=False):
     """(Relax IRModule, input tensors, output tensors) of a TFLite model.
 
     Each tensor has name, shape, dtype, scale and zero_point (model.Tensor).
+    A model with variable tensors (the state SVDF and LSTM keep between
+    calls) takes each as one more input after the model's inputs, and
+    returns its new value as one more output after the model's outputs, in
+    the order the model lists its tensors; those have is_variable set. The
+    caller passes back what the previous call returned (zeros to reset).
     `dsp`: the kernels may use the Arm DSP extension (targets.has_dsp), whose
     results are the same. Raises UnsupportedModel naming what it does not
     take: an operator with its index, a type, an option, or a malformed file.
@@ -155,7 +174,7 @@ def from_tflite(buf, dsp=False):
     dry = Importer(model)
     dry.run()
     mod = Importer(model, dry.packer.data(), dsp).run()
-    return mod, model.inputs, model.outputs
+    return mod, model.inputs + model.states, model.outputs + model.states
 
 
 __all__ = ["from_tflite", "UnsupportedModel"]

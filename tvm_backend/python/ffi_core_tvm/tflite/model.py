@@ -84,6 +84,13 @@ class Model:
         self.inputs = inputs
         self.outputs = outputs
 
+    @property
+    def states(self):
+        """The variable tensors an operator reads (the state it keeps between
+        calls), in the order the model lists its tensors."""
+        used = {t.index for op in self.operators for t in op.inputs if t is not None}
+        return [t for t in self.tensors if t is not None and t.is_variable and t.index in used]
+
 
 def _shape(t):
     return tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()

@@ -1,3 +1,3 @@
 """Every operator family's lowerings; importing this registers them all."""
-from . import (add, conv, fully_connected, layout, pad, pooling, reshape, resize,  # noqa: F401
-               softmax)
+from . import (add, conv, convert, fully_connected, layout, pad, pooling,  # noqa: F401
+               reshape, resize, softmax, svdf)
