@@ -30,8 +30,9 @@ def _float_constant(ctx, op, t, what):
     if t is None:
         return None
     if not t.is_constant or t.dtype != "float32":
-        raise UnsupportedModel(f"{op}: {what} must be a float32 constant (tensor {t.name} is "
-                               f"{'a ' + t.dtype + ' constant' if t.is_constant else 'computed'})")
+        kind = f"{t.dtype} constant" if t.is_constant else "computed tensor"
+        raise UnsupportedModel(f"{op}: {what} must be a float32 constant, not the {kind} "
+                               f"{t.name}")
     return ctx.pack(t.data.astype("float32"))
 
 
