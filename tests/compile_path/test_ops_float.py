@@ -265,3 +265,18 @@ def test_float_refusals_name_what():
     b.operator("ADD", [x, c], [y])
     with pytest.raises(unsupported, match="c of shape"):
         from_tflite(b.finish([x, c], [y]))
+
+
+@pytest.mark.parametrize("op", ["TANH", "LOGISTIC", "HARD_SWISH", "RELU_N1_TO_1", "SOFTMAX",
+                                "LOG_SOFTMAX"])
+def test_far_inputs_match_litert(op):
+    """Inputs far out, where exponentials overflow or saturate."""
+    x = (np.random.default_rng(zlib.crc32(op.encode())).standard_normal((2, 3, 4)) * 30).astype(F)
+    x.flat[:6] = [100, -100, 1e-8, -1e-8, 40, -90]
+    if op == "SOFTMAX":
+        buf = softmax(None, shape=x.shape)
+    elif op == "LOG_SOFTMAX":
+        buf = softmax(None, shape=x.shape, log=True)
+    else:
+        buf = unary(None, op)
+    assert_close(ffi_core_host(buf, [x])[0], litert_reference(buf, [x])[0], F)

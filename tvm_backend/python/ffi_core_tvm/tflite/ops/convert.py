@@ -54,7 +54,8 @@ def _out_range(op, out):
     return _INT_RANGES[out.dtype]
 
 
-@lowering("QUANTIZE", types=("float32", "int8", "int16"), mixed=True)
+@lowering("QUANTIZE", types=("float32", "int8", "int16"), mixed=True,
+          note="to int8 or int16, per-tensor")
 def quantize(ctx, op):
     x, out = op.inputs[0], op.outputs[0]
     lo, hi = _out_range(op, out)
@@ -83,7 +84,8 @@ def quantize(ctx, op):
     return _elementwise(ctx, op, "requantize", (in_zp, mantissa, right_shift, zp), requantize)
 
 
-@lowering("DEQUANTIZE", types=("int8", "int16"), mixed=True)
+@lowering("DEQUANTIZE", types=("int8", "int16"), mixed=True,
+          note="to float32, per-tensor")
 def dequantize(ctx, op):
     x, out = op.inputs[0], op.outputs[0]
     if out.dtype != "float32":
@@ -99,7 +101,7 @@ _SATURATED = {"int8": (-128.0, 127.0), "int16": (-32768.0, 32767.0),
               "int32": (-2147483648.0, 2147483520.0)}  # the largest float32 below 2^31
 
 
-@lowering("CAST", types=_CAST_TYPES, mixed=True)
+@lowering("CAST", types=_CAST_TYPES, mixed=True, note="to int8, int16, int32, float32")
 def cast(ctx, op):
     x, out = op.inputs[0], op.outputs[0]
     if out.dtype not in _CAST_TYPES:

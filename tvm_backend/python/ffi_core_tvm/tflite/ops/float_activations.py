@@ -6,36 +6,32 @@ from tvm import tirx as tir
 
 from ... import float_kernels as kernels
 from ..registry import lowering
-from .float_elementwise import elementwise
+from .float_elementwise import elementwise, unary
 
 
 def _f(v):
     return tir.const(v, "float32")
 
 
-def _unary(ctx, op, fn, name, params=()):
-    return elementwise(ctx, op, [op.inputs[0]], fn, name, params)
-
-
 @lowering("RELU", types=("float32",))
 def relu_float(ctx, op):
-    return _unary(ctx, op, lambda x: kernels.clamp(x, (0.0, None)), "frelu")
+    return unary(ctx, op, lambda x: kernels.clamp(x, (0.0, None)), "frelu")
 
 
 @lowering("RELU6", types=("float32",))
 def relu6_float(ctx, op):
-    return _unary(ctx, op, lambda x: kernels.clamp(x, (0.0, 6.0)), "frelu6")
+    return unary(ctx, op, lambda x: kernels.clamp(x, (0.0, 6.0)), "frelu6")
 
 
 @lowering("RELU_N1_TO_1", types=("float32",))
 def relu_n1_to_1_float(ctx, op):
-    return _unary(ctx, op, lambda x: kernels.clamp(x, (-1.0, 1.0)), "frelu1")
+    return unary(ctx, op, lambda x: kernels.clamp(x, (-1.0, 1.0)), "frelu1")
 
 
 @lowering("LEAKY_RELU", types=("float32",), options=LeakyReluOptions)
 def leaky_relu_float(ctx, op):
     alpha = float(op.options.Alpha)
-    return _unary(ctx, op, lambda x: tir.Select(x > _f(0.0), x, x * _f(alpha)), "fleaky",
+    return unary(ctx, op, lambda x: tir.Select(x > _f(0.0), x, x * _f(alpha)), "fleaky",
                   (alpha,))
 
 
@@ -47,15 +43,15 @@ def prelu_float(ctx, op):
 
 @lowering("HARD_SWISH", types=("float32",))
 def hard_swish_float(ctx, op):
-    return _unary(ctx, op, lambda x: x * kernels.clamp(x + _f(3.0), (0.0, 6.0)) / _f(6.0),
+    return unary(ctx, op, lambda x: x * kernels.clamp(x + _f(3.0), (0.0, 6.0)) / _f(6.0),
                   "fhswish")
 
 
 @lowering("LOGISTIC", types=("float32",))
 def logistic_float(ctx, op):
-    return _unary(ctx, op, lambda x: _f(1.0) / (_f(1.0) + tir.exp(-x)), "flogistic")
+    return unary(ctx, op, lambda x: _f(1.0) / (_f(1.0) + tir.exp(-x)), "flogistic")
 
 
 @lowering("TANH", types=("float32",))
 def tanh_float(ctx, op):
-    return _unary(ctx, op, tir.tanh, "ftanh")
+    return unary(ctx, op, tir.tanh, "ftanh")

@@ -105,20 +105,21 @@ def squared_difference_float(ctx, op):
     return _binary(ctx, op, lambda x, y: (x - y) * (x - y), "fsqdiff")
 
 
-def _unary(ctx, op, fn, name, params=()):
+def unary(ctx, op, fn, name, params=()):
+    """The output of fn(x) on op's one input."""
     return elementwise(ctx, op, [op.inputs[0]], fn, name, params)
 
 
 @lowering("RSQRT", types=("float32",))
 def rsqrt_float(ctx, op):
-    return _unary(ctx, op, lambda x: tir.const(1.0, "float32") / tir.sqrt(x), "frsqrt")
+    return unary(ctx, op, lambda x: tir.const(1.0, "float32") / tir.sqrt(x), "frsqrt")
 
 
 @lowering("ABS", types=("float32",))
 def abs_float(ctx, op):
-    return _unary(ctx, op, tir.abs, "fabs")
+    return unary(ctx, op, tir.abs, "fabs")
 
 
 @lowering("NEG", types=("float32",))
 def neg_float(ctx, op):
-    return _unary(ctx, op, lambda x: -x, "fneg")
+    return unary(ctx, op, lambda x: -x, "fneg")

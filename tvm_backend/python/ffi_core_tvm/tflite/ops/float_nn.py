@@ -71,7 +71,8 @@ def depthwise_conv_2d_float(ctx, op):
     return _conv(ctx, op, depthwise=True)
 
 
-@lowering("FULLY_CONNECTED", types=("float32",), options=FullyConnectedOptions)
+@lowering("FULLY_CONNECTED", types=("float32",), options=FullyConnectedOptions,
+          note="float32: float32 weights (not hybrid)")
 def fully_connected_float(ctx, op):
     x, w, b, out = op.inputs[0], op.inputs[1], _bias(op), op.outputs[0]
     act = float_activation_range(op.options.FusedActivationFunction, op)

@@ -7,6 +7,8 @@ from tvm import tirx as tir
 from ..model import UnsupportedModel
 from ..registry import lowering
 
+_NOTE = "float32: constant axes"
+
 
 def _axes(op, rank):
     """The reduced axes, sorted, each once (negative ones count from the end)."""
@@ -65,16 +67,16 @@ def _reduce(ctx, op, kind):
     return ctx.reshape(y, want, out.shape)
 
 
-@lowering("MEAN", types=("float32",), options=ReducerOptions)
+@lowering("MEAN", types=("float32",), options=ReducerOptions, note=_NOTE)
 def mean_float(ctx, op):
     return _reduce(ctx, op, "mean")
 
 
-@lowering("SUM", types=("float32",), options=ReducerOptions)
+@lowering("SUM", types=("float32",), options=ReducerOptions, note=_NOTE)
 def sum_float(ctx, op):
     return _reduce(ctx, op, "sum")
 
 
-@lowering("REDUCE_MAX", types=("float32",), options=ReducerOptions)
+@lowering("REDUCE_MAX", types=("float32",), options=ReducerOptions, note=_NOTE)
 def reduce_max_float(ctx, op):
     return _reduce(ctx, op, "max")
