@@ -89,6 +89,35 @@ def test_cast(in_dtype, out_dtype):
     _check(buf, x, out_dtype)
 
 
+def float_io_model(rng):
+    """A quantized model with float32 input and output: QUANTIZE, int8
+    FULLY_CONNECTED, DEQUANTIZE, float32 SOFTMAX."""
+    b = ModelBuilder()
+    x = b.tensor((2, 16), "float32", "input")
+    q = b.tensor((2, 16), "int8", "quantized", scale=0.03, zero_point=4)
+    b.operator("QUANTIZE", [x], [q])
+    w = b.tensor((6, 16), "int8", "w", scale=0.01, zero_point=0,
+                 data=rng.integers(-127, 127, size=(6, 16), endpoint=True))
+    bias = b.tensor((6,), "int32", "bias", scale=0.0003, zero_point=0,
+                    data=rng.integers(-1000, 1000, size=6))
+    h = b.tensor((2, 6), "int8", "hidden", scale=0.04, zero_point=-3)
+    b.operator("FULLY_CONNECTED", [q, w, bias], [h])
+    f = b.tensor((2, 6), "float32", "logits")
+    b.operator("DEQUANTIZE", [h], [f])
+    y = b.tensor((2, 6), "float32", "probabilities")
+    b.operator("SOFTMAX", [f], [y], {"beta": 1.0})
+    return b.finish([x], [y])
+
+
+def test_float_io_model():
+    rng = np.random.default_rng(_seed("float_io_model"))
+    buf = float_io_model(rng)
+    x = (rng.standard_normal((2, 16)) * 1.5).astype(np.float32)
+    want = litert_reference(buf, [x])[0]
+    assert np.unique(want).size > 2
+    assert_close(ffi_core_host(buf, [x])[0], want, "float32")
+
+
 def test_refusals_name_what():
     from_tflite, unsupported = importer()
     with pytest.raises(unsupported, match="DEQUANTIZE #0: output y is int16"):
