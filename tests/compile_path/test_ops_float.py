@@ -280,3 +280,14 @@ def test_far_inputs_match_litert(op):
     else:
         buf = unary(None, op)
     assert_close(ffi_core_host(buf, [x])[0], litert_reference(buf, [x])[0], F)
+
+
+def test_registry_takes_disjoint_types():
+    """ADD's int8 and float32 lowerings are two registrations; a second
+    float32 one is refused, and the table shows one row with both types."""
+    from ffi_core_tvm.tflite import registry
+    with pytest.raises(ValueError, match="ADD has two lowerings for float32"):
+        registry.lowering("ADD", types=("float32",))(lambda ctx, op: None)
+    row = next(e for e in registry.lowerings() if e.op == "ADD")
+    assert {"int8", "float32"} <= set(row.types)
+    assert registry.find("ADD", "float32").fn is not registry.find("ADD", "int8").fn
