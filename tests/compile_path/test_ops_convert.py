@@ -59,7 +59,9 @@ def test_quantize_float(out_dtype):
     ("int8", "int16", (0.05, -7), (0.0003, 0)),
     ("int16", "int8", (0.0004, 0), (0.05, 5)),
     ("int16", "int16", (0.0004, 0), (0.0007, 0)),
-], ids=["int8_int8_down", "int8_int8_up", "int8_int16", "int16_int8", "int16_int16"])
+    ("int16", "int32", (0.0004, 0), (0.00001, 0)),
+], ids=["int8_int8_down", "int8_int8_up", "int8_int16", "int16_int8", "int16_int16",
+        "int16_int32"])
 def test_requantize(in_dtype, out_dtype, in_quant, out_quant):
     buf = _model("QUANTIZE", in_dtype, out_dtype, in_quant, out_quant)
     x = _inputs(np.random.default_rng(_seed(in_dtype, out_dtype, in_quant)), in_dtype, 0)
@@ -122,5 +124,5 @@ def test_refusals_name_what():
     from_tflite, unsupported = importer()
     with pytest.raises(unsupported, match="DEQUANTIZE #0: output y is int16"):
         from_tflite(_model("DEQUANTIZE", "int8", "int16", _QUANT["int8"], _QUANT["int16"]))
-    with pytest.raises(unsupported, match="QUANTIZE #0: int32 activations"):
-        from_tflite(_model("QUANTIZE", "int32", "int8", (1.0, 0), _QUANT["int8"]))
+    with pytest.raises(unsupported, match="QUANTIZE #0: int8 to int32 is not supported"):
+        from_tflite(_model("QUANTIZE", "int8", "int32", _QUANT["int8"], (0.001, 0)))

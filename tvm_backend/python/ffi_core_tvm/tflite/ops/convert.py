@@ -1,7 +1,7 @@
-"""Type conversions: QUANTIZE (float32 to int8 or int16; int8 and int16
-requantized to int8 or int16), DEQUANTIZE (int8 or int16 to float32) and
-CAST (between int8, int16, int32 and float32), as TFLite's reference kernels
-compute them."""
+"""Type conversions: QUANTIZE (float32 to int8 or int16; int8 requantized to
+int8 or int16, int16 to int8, int16 or int32), DEQUANTIZE (int8 or int16 to
+float32) and CAST (between int8, int16, int32 and float32), as TFLite's
+reference kernels compute them."""
 import numpy as np
 from tvm import te
 from tvm import tirx as tir
@@ -10,7 +10,10 @@ from ...fixed_point import quantize_multiplier
 from ..model import UnsupportedModel
 from ..registry import lowering
 
-_INT_RANGES = {"int8": (-128, 127), "int16": (-32768, 32767)}
+_INT_RANGES = {"int8": (-128, 127), "int16": (-32768, 32767), "int32": (-(1 << 31), (1 << 31) - 1)}
+# QUANTIZE's outputs by input type, as TFLite's kernel takes them.
+_QUANTIZE_TO = {"float32": ("int8", "int16"), "int8": ("int8", "int16"),
+                "int16": ("int8", "int16", "int32")}
 
 
 def _elementwise(ctx, op, name, params, fn):
@@ -48,17 +51,14 @@ def _clamp_int(v, lo, hi, dtype, work="int32"):
     return tir.max(tir.min(v, tir.const(hi, work)), tir.const(lo, work)).astype(dtype)
 
 
-def _out_range(op, out):
-    if out.dtype not in _INT_RANGES:
-        raise UnsupportedModel(f"{op}: output {out.name} is {out.dtype} (it writes int8, int16)")
-    return _INT_RANGES[out.dtype]
-
-
 @lowering("QUANTIZE", types=("float32", "int8", "int16"), mixed=True,
-          note="to int8 or int16, per-tensor")
+          note="per-tensor; int16 to int32 too")
 def quantize(ctx, op):
     x, out = op.inputs[0], op.outputs[0]
-    lo, hi = _out_range(op, out)
+    if out.dtype not in _QUANTIZE_TO[x.dtype]:
+        raise UnsupportedModel(f"{op}: {x.dtype} to {out.dtype} is not supported (it writes "
+                               f"{', '.join(_QUANTIZE_TO[x.dtype])})")
+    lo, hi = _INT_RANGES[out.dtype]
     scale, zp = out.quant()
     if x.dtype == "float32":
         # round(x / scale) in float32, as AffineQuantize; clamped past the
@@ -72,7 +72,8 @@ def quantize(ctx, op):
         return _elementwise(ctx, op, "quantize", (scale, zp), fn)
     in_scale, in_zp = x.quant()
     # Requantize: (x - in_zp) * in_scale / scale in TFLite's fixed point
-    # (single rounding), saturated to the output's range.
+    # (single rounding), in int64 and saturated to the output's range, as
+    # TFLite saturates to int32 first.
     mantissa, right_shift = quantize_multiplier(in_scale / scale)
 
     def requantize(v):
