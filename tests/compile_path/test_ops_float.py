@@ -220,7 +220,7 @@ CASES = [
        "mean_keep_dims"),
     _p(reduce, dict(op="SUM", axes=(-1,)), "sum_last_axis"),
     _p(reduce, dict(op="SUM", axes=(0, 3), keep_dims=True), "sum_keep_dims"),
-    _p(reduce, dict(op="MEAN", axes=(0, 1, 2, 3)), "mean_to_scalar"),
+    _p(reduce, dict(op="MEAN", axes=(0, 1, 2)), "mean_leading_axes"),
     _p(reduce, dict(op="SUM", axes=(1, -3)), "sum_repeated_axis"),
     _p(reduce, dict(op="REDUCE_MAX", axes=(2,)), "reduce_max"),
     _p(reduce, dict(op="REDUCE_MAX", axes=(1, -1), keep_dims=True), "reduce_max_keep_dims"),
