@@ -240,10 +240,12 @@ def conv_int16(rng):
     return b.finish([x], [y])
 
 
-def fc_float32(rng):
+def fc_hybrid(rng):
+    """float32 activations with int8 weights (TFLite's hybrid scheme)."""
     b = ModelBuilder()
     x = b.tensor((2, 6), "float32", "xf")
-    w = b.tensor((3, 6), "float32", "w", data=rng.standard_normal((3, 6)))
+    w = b.tensor((3, 6), "int8", "w_int8", scale=0.02, zero_point=0,
+                 data=rng.integers(-127, 127, size=(3, 6), endpoint=True))
     bias = b.tensor((3,), "float32", "bias", data=rng.standard_normal(3))
     y = b.tensor((2, 3), "float32", "y")
     b.operator("FULLY_CONNECTED", [x, w, bias], [y], {})
@@ -256,7 +258,7 @@ REFUSALS = [
     pytest.param(gelu, True, "GELU", id="gelu_code_above_127"),
     pytest.param(add_broadcast, True, "ADD", id="add_broadcast"),
     pytest.param(conv_int16, True, "CONV_2D #0: int16", id="conv_int16"),
-    pytest.param(fc_float32, True, "FULLY_CONNECTED #0: float32", id="fc_float32"),
+    pytest.param(fc_hybrid, True, "w_int8", id="fc_hybrid"),
 ]
 
 

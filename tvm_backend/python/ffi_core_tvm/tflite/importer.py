@@ -13,7 +13,7 @@ from tvm import relax, te
 from ..weight_blob import WeightBlob
 from .. import int8_kernels as kernels
 from .model import UnsupportedModel, read_model, read_options
-from .registry import find
+from .registry import find, types
 
 
 def activation_type(op):
@@ -110,13 +110,14 @@ class Importer:
         if op.name == "CUSTOM":
             raise UnsupportedModel(f"{op} ('{op.custom_code}'): custom operators are not "
                                    "supported")
-        entry = find(op.name)
-        if entry is None:
+        taken = types(op.name)
+        if not taken:
             raise UnsupportedModel(f"{op} is not supported")
         kind = activation_type(op)
-        if kind not in entry.types:
+        entry = find(op.name, kind)
+        if entry is None:
             raise UnsupportedModel(f"{op}: {kind} activations are not supported (it takes "
-                                   f"{', '.join(entry.types)})")
+                                   f"{', '.join(taken)})")
         if not entry.mixed:
             for t in op.inputs + op.outputs:
                 if t is not None and not (t.is_constant and t in op.inputs) and t.dtype != kind:
