@@ -1,8 +1,8 @@
 """Apache TVM 0.27's Python package on either runtime: it imports (its
 libraries bind upstream's C++ API and register their types, some at static
 indices), and its tensors, TIR expressions and structural comparison work
-the same. Building a Relax model needs ffi.StructuralWalk, which ffi-core
-does not provide yet."""
+the same. Building a Relax model needs the structural mutators, which
+ffi-core does not provide yet."""
 import os
 
 import numpy as np

@@ -1,0 +1,149 @@
+// ffi.StructuralWalk and ffi.VisitInterrupt: upstream's structural walk with
+// callbacks picked by type index, in pre- or post-order. The walker is an
+// upstream StructuralVisitorObj, so that a type's __s_visit__ hook (Apache
+// TVM's compiler registers some) descends through it, and reflected fields
+// descend as upstream's header does; containers, whose hooks upstream's
+// runtime registers and ffi-core's static types cannot carry, are walked here.
+#include <tvm/ffi/container/array.h>
+#include <tvm/ffi/container/dict.h>
+#include <tvm/ffi/container/list.h>
+#include <tvm/ffi/container/map.h>
+#include <tvm/ffi/container/tuple.h>
+#include <tvm/ffi/extra/structural_visit.h>
+#include <tvm/ffi/function.h>
+
+#include <utility>
+
+namespace tvm {
+namespace ffi {
+namespace {
+
+using Entries = Array<Tuple<int32_t, Function>>;
+using VisitResult = Expected<Optional<VisitInterrupt>>;
+
+class WalkVisitor : public StructuralVisitorObj {
+ public:
+  WalkVisitor(Entries plain, Entries with_kind, bool pre_order)
+      : StructuralVisitorObj(&kVTable),
+        plain_(std::move(plain)),
+        with_kind_(std::move(with_kind)),
+        pre_order_(pre_order) {}
+
+ private:
+  static TVMFFIAny Dispatch(StructuralVisitorObj* self, AnyView value) noexcept {
+    return detail::ExpectedUnsafe::MoveToTVMFFIAny(static_cast<WalkVisitor*>(self)->Walk(value));
+  }
+
+  // The first entry whose type the value is (or derives from) decides;
+  // without one the walk goes on.
+  Expected<WalkResult> Callback(AnyView value) {
+    for (const auto& entry : plain_) {
+      if (detail::RuntimeTypeIndexMatch(value.type_index(), entry.get<0>())) {
+        return entry.get<1>().CallExpected<WalkResult>(value);
+      }
+    }
+    for (const auto& entry : with_kind_) {
+      if (detail::RuntimeTypeIndexMatch(value.type_index(), entry.get<0>())) {
+        return entry.get<1>().CallExpected<WalkResult>(value, def_region_kind());
+      }
+    }
+    return WalkResult::Advance();
+  }
+
+  // An error or an interrupt stops the walk; Skip (pre-order only) leaves the
+  // children out.
+  static bool Stops(const Expected<WalkResult>& r, VisitResult* out) {
+    if (r.is_err()) {
+      *out = Unexpected(r.error());
+      return true;
+    }
+    if (auto signal = r.value().as<VisitInterrupt>()) {
+      *out = Optional<VisitInterrupt>(*signal);
+      return true;
+    }
+    return false;
+  }
+
+  VisitResult Children(AnyView value) {
+    switch (value.type_index()) {
+      case TypeIndex::kTVMFFIArray:
+        return Items(value.cast<Array<Any>>());
+      case TypeIndex::kTVMFFIList:
+        return Items(value.cast<List<Any>>());
+      case TypeIndex::kTVMFFIMap:
+        return Pairs(value.cast<Map<Any, Any>>());
+      case TypeIndex::kTVMFFIDict:
+        return Pairs(value.cast<Dict<Any, Any>>());
+      default:
+        return DefaultVisitExpected(value);
+    }
+  }
+
+  template <typename Seq>
+  VisitResult Items(const Seq& items) {
+    for (const Any& item : items) {
+      VisitResult r = VisitExpected(item);
+      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
+    }
+    return Optional<VisitInterrupt>(std::nullopt);
+  }
+
+  template <typename MapLike>
+  VisitResult Pairs(const MapLike& pairs) {
+    for (const auto& kv : pairs) {
+      VisitResult r = VisitExpected(kv.first);
+      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
+      r = VisitExpected(kv.second);
+      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
+    }
+    return Optional<VisitInterrupt>(std::nullopt);
+  }
+
+  VisitResult Walk(AnyView value) noexcept {
+    VisitResult out = Optional<VisitInterrupt>(std::nullopt);
+    if (value.type_index() == TypeIndex::kTVMFFINone) return out;
+    if (pre_order_) {
+      Expected<WalkResult> r = Callback(value);
+      if (Stops(r, &out)) return out;
+      if (r.value().as<int32_t>() == WalkResult::kSkipTag) return out;
+    }
+    VisitResult children = Children(value);
+    if (detail::StructuralVisitNeedEarlyReturn(children)) return children;
+    if (!pre_order_) Stops(Callback(value), &out);
+    return out;
+  }
+
+  static const StructuralVisitorVTable kVTable;
+
+  Entries plain_;
+  Entries with_kind_;
+  bool pre_order_;
+};
+
+const StructuralVisitorVTable WalkVisitor::kVTable{&WalkVisitor::Dispatch};
+
+// Registered when libffi_core.so loads, as upstream's runtime registers them.
+struct Registration {
+  Registration() {
+    Function::SetGlobal(
+        "ffi.StructuralWalk", Function::FromTyped([](AnyView root, Entries plain, Entries with_kind,
+                                                     int order) -> Optional<VisitInterrupt> {
+          if (order != static_cast<int>(WalkOrder::kPreOrder) &&
+              order != static_cast<int>(WalkOrder::kPostOrder)) {
+            TVM_FFI_THROW(ValueError) << "Unknown structural walk order " << order;
+          }
+          StructuralVisitor visitor(
+              make_object<WalkVisitor>(std::move(plain), std::move(with_kind),
+                                       order == static_cast<int>(WalkOrder::kPreOrder)));
+          return visitor->VisitExpected(root).value();
+        }));
+    Function::SetGlobal("ffi.VisitInterrupt", Function::FromTyped([](Any value) {
+                          return VisitInterrupt(std::move(value));
+                        }));
+  }
+};
+const Registration kRegistration;
+
+}  // namespace
+}  // namespace ffi
+}  // namespace tvm
