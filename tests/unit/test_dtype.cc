@@ -79,9 +79,9 @@ TEST_CASE("dtype names print canonically and round-trip") {
   CHECK(Print(DLDataType{kDLFloat8_e4m3b11fnuz, 8, 32767}, buf) == "float8_e4m3b11fnuzx32767");
   CHECK(Print(DLDataType{kDLInt, 32, static_cast<uint16_t>(-4)}, buf) == "int32xvscalex4");
   CHECK(Print(DLDataType{kDLInt, 32, 65535}, buf) == "int32");
-  for (const char* name : {"int8", "uint64x2", "float32", "bfloat16", "float8_e5m2fnuz",
-                           "float6_e3m2fn", "bool", "handle", "complex64", "int32xvscalex4",
-                           "float16xvscalex32768"}) {
+  for (const char* name :
+       {"int8", "uint64x2", "float32", "bfloat16", "float8_e5m2fnuz", "float6_e3m2fn", "bool",
+        "handle", "complex64", "int32xvscalex4", "float16xvscalex32768"}) {
     CHECK(Print(Parse(name), buf) == name);
   }
   DLDataType unknown{99, 8, 1};

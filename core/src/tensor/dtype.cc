@@ -131,14 +131,16 @@ Status DataTypeFromString(const char* text, size_t size, DLDataType* out) {
   uint32_t lanes = 1;
   // A scalable vector ("int32xvscalex4", the types written with their bit
   // width) keeps its lanes negated, as upstream does.
-  const bool scalable = best->name_has_bits && StartsWith(p, static_cast<size_t>(end - p), "xvscale");
+  const bool scalable =
+      best->name_has_bits && StartsWith(p, static_cast<size_t>(end - p), "xvscale");
   if (scalable) p += 7;
   if (p < end) {
     if (*p != 'x') return Invalid(text, size, "unexpected characters after the bit width");
     ++p;
     if (!ParseNumber(&p, end, scalable ? 32768 : 65535, &lanes) || lanes == 0) {
-      return Invalid(text, size, scalable ? "vscale lanes must be a positive integer up to 32768"
-                                          : "lanes must be a positive integer below 65536");
+      return Invalid(text, size,
+                     scalable ? "vscale lanes must be a positive integer up to 32768"
+                              : "lanes must be a positive integer below 65536");
     }
     if (p != end) return Invalid(text, size, "unexpected characters after the lanes");
   } else if (scalable) {
