@@ -223,9 +223,8 @@ Status RegisterLibraryType(const LibraryType& t) {
 }
 
 // Whether a type may be subclassed (__ffi_type_final__), published for the
-// runtime's own types as upstream's ObjectDef publishes it; types not
-// registered here (VisitInterrupt, made by extra/cxx_api with upstream's
-// ObjectDef, publishes its own) are left out.
+// runtime's own types as upstream's ObjectDef publishes it, with the wheel's
+// values; a type not registered (yet) is left out.
 struct TypeFinal {
   const char* key;
   bool final;
