@@ -4,12 +4,14 @@
 # toolchains (RISC-V: GCC with rv32 multilibs, picolibc, and the Linux cross
 # package's C++ headers, used freestanding), QEMU for both, doctest, and a
 # Python venv (.venv) with the apache-tvm-ffi wheel (DLPack 1.x headers, upstream's headers for the
-# layout test, and upstream's runtime for cross-loading tests) and Apache TVM.
+# layout test, and upstream's runtime for cross-loading tests) and Apache TVM,
+# and the wheel's sdist unpacked in .cache/ (upstream's C++ test suite,
+# tests/upstream_cpp; without network its tests skip).
 # Idempotent: skips what is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-APT_PACKAGES=(cmake g++ make git clang-format clang libclang-rt-dev doctest-dev python3-venv
+APT_PACKAGES=(cmake g++ make git clang-format clang libclang-rt-dev doctest-dev libgtest-dev python3-venv
               gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
               qemu-system-arm gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
               libstdc++-12-dev-riscv64-cross qemu-system-misc)
@@ -41,5 +43,20 @@ then
   .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" \
     "apache-tvm==${TVM_VERSION}" numpy pytest "tflite==${TFLITE_VERSION}" \
     "ai-edge-litert==${LITERT_VERSION}"
+fi
+
+# Upstream's C++ tests (tests/cpp of the sdist of the wheel's version), which
+# tests/upstream_cpp builds and runs on both runtimes. Not fatal offline:
+# the ctests then say SKIPPED.
+SDIST_DIR=".cache/apache_tvm_ffi-${TVM_FFI_VERSION}"
+if [ ! -f "${SDIST_DIR}/tests/cpp/CMakeLists.txt" ]; then
+  echo "setup: fetching the apache-tvm-ffi==${TVM_FFI_VERSION} sdist into .cache/"
+  mkdir -p .cache
+  if .venv/bin/pip download -q --disable-pip-version-check --no-deps \
+       --no-binary apache-tvm-ffi "apache-tvm-ffi==${TVM_FFI_VERSION}" -d .cache; then
+    tar -xzf ".cache/apache_tvm_ffi-${TVM_FFI_VERSION}.tar.gz" -C .cache
+  else
+    echo "setup: warning: no sdist (offline?): upstream_cpp_tests_* will skip"
+  fi
 fi
 echo "setup: ready"

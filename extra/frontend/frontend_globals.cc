@@ -222,6 +222,37 @@ Status RegisterLibraryType(const LibraryType& t) {
       .status();
 }
 
+// Whether a type may be subclassed (__ffi_type_final__), published for the
+// runtime's own types as upstream's ObjectDef publishes it, with the wheel's
+// values; a type not registered (yet) is left out.
+struct TypeFinal {
+  const char* key;
+  bool final;
+};
+constexpr TypeFinal kTypeFinals[] = {
+    {"ffi.Module", true},
+    {"ffi.BigInt", true},
+    {"ffi.EnumState", true},
+    {"ffi.Enum", false},
+    {"ffi.IntEnum", false},
+    {"ffi.StrEnum", false},
+    {"ffi.reflection.AccessStep", true},
+    {"ffi.reflection.AccessPath", true},
+    {"ffi.StructuralVisitor", false},
+    {"ffi.StructuralMutator", false},
+    {"ffi.StructuralKey", true},
+};
+
+Status PublishTypeFinal(const TypeFinal& t) {
+  const int32_t index = FindTypeIndex(TVMFFIByteArray{t.key, std::strlen(t.key)});
+  if (index < 0) return Status::Ok();
+  static constexpr char kAttr[] = "__ffi_type_final__";
+  const TVMFFIByteArray attr{kAttr, sizeof(kAttr) - 1};
+  const Any value(t.final);
+  if (TVMFFITypeRegisterAttr(index, &attr, &value.raw()) != 0) return StatusFromPendingError();
+  return Status::Ok();
+}
+
 Status Register(const char* name, Expected<Function> f) {
   if (!f.ok()) return f.status();
   return RegisterGlobalFunction(name, std::strlen(name), *f, false);
@@ -260,6 +291,9 @@ __attribute__((constructor)) void RegisterFrontendGlobals() {
   if (!frontend::RegisterStructuralEqual().ok()) Report("ffi.StructuralEqual");
   if (!frontend::RegisterStructuralHash().ok()) Report("ffi.StructuralHash");
   if (!frontend::RegisterStructuralKey().ok()) Report("ffi.StructuralKey");
+  for (const TypeFinal& t : kTypeFinals) {
+    if (!PublishTypeFinal(t).ok()) Report(t.key);
+  }
 }
 
 }  // namespace

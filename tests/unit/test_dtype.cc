@@ -51,7 +51,8 @@ TEST_CASE("dtype strings parse with upstream's spellings") {
 TEST_CASE("bad dtype strings are ValueErrors") {
   for (const char* bad :
        {"int", "int32x", "int32x0", "int999", "floaty", "quux8", "int32x70000", "int32 ",
-        "uint8x4z", "float4_e2m1fn_", "float4_e2m1fn_2", "float8_e5m2_x2", "boolx", "bool_x4"}) {
+        "uint8x4z", "float4_e2m1fn_", "float4_e2m1fn_2", "float8_e5m2_x2", "boolx", "bool_x4",
+        "int32xvscale", "int32xvscalex0", "int32xvscalex32769", "float8_e5m2xvscalex2"}) {
     DLDataType out{};
     TVMFFIByteArray s{bad, std::strlen(bad)};
     CHECK_MESSAGE(TVMFFIDataTypeFromString(&s, &out) != 0, bad);
@@ -73,9 +74,14 @@ TEST_CASE("dtype names print canonically and round-trip") {
   CHECK(Print(DLDataType{kDLFloat4_e2m1fn, 4, 2}, buf) == "float4_e2m1fnx2");
   CHECK(Print(DLDataType{kDLOpaqueHandle, 64, 1}, buf) == "handle");
   CHECK(Print(DLDataType{kDLOpaqueHandle, 0, 0}, buf) == "");
-  CHECK(Print(DLDataType{kDLFloat8_e4m3b11fnuz, 8, 65535}, buf) == "float8_e4m3b11fnuzx65535");
-  for (const char* name : {"int8", "uint64x2", "float32", "bfloat16", "float8_e5m2fnuz",
-                           "float6_e3m2fn", "bool", "handle", "complex64"}) {
+  // Lanes read as an int16_t, as upstream prints them: the widest is 32767,
+  // and below -1 a scalable vector.
+  CHECK(Print(DLDataType{kDLFloat8_e4m3b11fnuz, 8, 32767}, buf) == "float8_e4m3b11fnuzx32767");
+  CHECK(Print(DLDataType{kDLInt, 32, static_cast<uint16_t>(-4)}, buf) == "int32xvscalex4");
+  CHECK(Print(DLDataType{kDLInt, 32, 65535}, buf) == "int32");
+  for (const char* name :
+       {"int8", "uint64x2", "float32", "bfloat16", "float8_e5m2fnuz", "float6_e3m2fn", "bool",
+        "handle", "complex64", "int32xvscalex4", "float16xvscalex32768"}) {
     CHECK(Print(Parse(name), buf) == name);
   }
   DLDataType unknown{99, 8, 1};

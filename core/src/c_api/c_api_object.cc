@@ -9,6 +9,7 @@
 #include "support/global_lock_guard.h"
 
 using namespace ffi_core;  // NOLINT(build/namespaces): this file is the C boundary
+using c_boundary::Fail;
 using c_boundary::NullArgument;
 
 namespace {
@@ -101,18 +102,25 @@ int TVMFFIHandleInitOnce(void** handle_addr, int (*init_func)(void** result)) {
   if (*handle_addr != nullptr) return 0;
   void* result = nullptr;
   const int rc = init_func(&result);
-  if (rc == 0) port::PublishHandle(handle_addr, result);
-  return rc;
+  if (rc != 0) return rc;
+  // A NULL handle would read as "not yet set": refused, as upstream does.
+  if (result == nullptr) {
+    return Fail(ErrorKind::kRuntimeError, {"init_func must return a non-NULL handle"});
+  }
+  port::PublishHandle(handle_addr, result);
+  return 0;
 }
 
 int TVMFFIHandleDeinitOnce(void** handle_addr, int (*deinit_func)(void* handle)) {
   if (handle_addr == nullptr) return NullArgument("TVMFFIHandleDeinitOnce", "handle_addr");
   if (deinit_func == nullptr) return NullArgument("TVMFFIHandleDeinitOnce", "deinit_func");
   detail::GlobalLockGuard lock;
-  if (*handle_addr == nullptr) return 0;
-  const int rc = deinit_func(*handle_addr);
-  if (rc == 0) port::PublishHandle(handle_addr, nullptr);
-  return rc;
+  void* handle = *handle_addr;
+  if (handle == nullptr) return 0;
+  // Cleared before deinit_func runs, and whatever it returns, as upstream
+  // does: a failed deinit is not retried.
+  port::PublishHandle(handle_addr, nullptr);
+  return deinit_func(handle);
 }
 
 }  // extern "C"

@@ -129,14 +129,24 @@ Status DataTypeFromString(const char* text, size_t size, DLDataType* out) {
   // as upstream accepts.
   if (best->code == kDLFloat4_e2m1fn && end - p >= 2 && p[0] == '_' && p[1] == 'x') ++p;
   uint32_t lanes = 1;
+  // A scalable vector ("int32xvscalex4", the types written with their bit
+  // width) keeps its lanes negated, as upstream does.
+  const bool scalable =
+      best->name_has_bits && StartsWith(p, static_cast<size_t>(end - p), "xvscale");
+  if (scalable) p += 7;
   if (p < end) {
     if (*p != 'x') return Invalid(text, size, "unexpected characters after the bit width");
     ++p;
-    if (!ParseNumber(&p, end, 65535, &lanes) || lanes == 0) {
-      return Invalid(text, size, "lanes must be a positive integer below 65536");
+    if (!ParseNumber(&p, end, scalable ? 32768 : 65535, &lanes) || lanes == 0) {
+      return Invalid(text, size,
+                     scalable ? "vscale lanes must be a positive integer up to 32768"
+                              : "lanes must be a positive integer below 65536");
     }
     if (p != end) return Invalid(text, size, "unexpected characters after the lanes");
+  } else if (scalable) {
+    return Invalid(text, size, "missing lanes after 'xvscale'");
   }
+  if (scalable) lanes = 65536 - lanes;  // -lanes as a uint16_t
   *out = DLDataType{best->code, static_cast<uint8_t>(bits), static_cast<uint16_t>(lanes)};
   return Status::Ok();
 }
@@ -178,9 +188,14 @@ Status DataTypeToString(DLDataType dtype, char (&buf)[kDataTypeNameCapacity], si
     if (found->name_has_bits && !(dtype.code == kDLBool && dtype.bits == 8)) {
       append_number(dtype.bits);
     }
-    if (dtype.lanes > 1) {
+    // Lanes read as an int16_t: below -1, a scalable vector ("xvscalex4").
+    const int16_t lanes = static_cast<int16_t>(dtype.lanes);
+    if (lanes > 1) {
       append("x");
-      append_number(dtype.lanes);
+      append_number(static_cast<uint32_t>(lanes));
+    } else if (lanes < -1) {
+      append("xvscalex");
+      append_number(static_cast<uint32_t>(-lanes));
     }
   }
   *size = len;

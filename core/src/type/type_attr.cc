@@ -34,6 +34,18 @@ int32_t g_num_columns = 1;
 TVMFFIAny g_cells[FFI_CORE_TYPE_ATTR_CELL_CAPACITY];
 int32_t g_cells_used = 0;
 
+// Upstream's C++ headers look these columns up once, on the first object
+// AnyHash or AnyEqual meets, and keep the pointer; upstream's runtime makes
+// them at startup, so the pointer is never NULL there. Here a look-up makes
+// them, so a kernel that hashes before any type registers a custom hash still
+// sees the ones registered later.
+bool IsKeptLookup(const TVMFFIByteArray& name) {
+  static constexpr char kAnyHash[] = "__any_hash__";
+  static constexpr char kAnyEqual[] = "__any_equal__";
+  return SameBytes(name, TVMFFIByteArray{kAnyHash, sizeof(kAnyHash) - 1}) ||
+         SameBytes(name, TVMFFIByteArray{kAnyEqual, sizeof(kAnyEqual) - 1});
+}
+
 Column* FindColumn(const TVMFFIByteArray& name) {
   for (int32_t i = 0; i < g_num_columns; ++i) {
     if (SameBytes(g_columns[i].name, name)) return &g_columns[i];
@@ -137,6 +149,17 @@ const TVMFFITypeAttrColumn* TVMFFIGetTypeAttrColumn(const TVMFFIByteArray* attr_
   if (attr_name == nullptr || c_boundary::NullBytes(*attr_name)) return nullptr;
   detail::GlobalLockGuard lock;
   Column* c = FindColumn(*attr_name);
+  if (c == nullptr && IsKeptLookup(*attr_name)) {
+    // Made empty on the first look-up; full columns answer NULL as before.
+    Expected<Column*> made = FindOrAddColumn(*attr_name);
+    if (!made.ok()) {  // no room: the error raised is dropped, NULL answers
+      TVMFFIObjectHandle error = nullptr;
+      TVMFFIErrorMoveFromRaised(&error);
+      if (error != nullptr) TVMFFIObjectDecRef(error);
+      return nullptr;
+    }
+    c = made.value();
+  }
   return c != nullptr ? &c->column : nullptr;
 }
 

@@ -238,8 +238,9 @@ Status RegisterAccessPath() {
       {"key", offsetof(AccessStepObj, key), 16, &GetAnyField,
        R"({"type_schema":"{\"type\":\"Any\"}"})"},
   };
-  FFI_CORE_RETURN_IF_ERROR(
-      RegisterNativeType("ffi.reflection.AccessStep", &g_step_index, step_fields, 2));
+  FFI_CORE_RETURN_IF_ERROR(RegisterNativeType("ffi.reflection.AccessStep", &g_step_index,
+                                              step_fields, 2, kTVMFFISEqHashKindConstTreeNode,
+                                              sizeof(AccessStepObj)));
   const NativeField path_fields[] = {
       {"parent", offsetof(AccessPathObj, parent), 8, &GetObjectField,
        R"({"type_schema":"{\"type\":\"Optional\",\"args\":[{\"type\":\"ffi.Object\"}]}"})"},
@@ -248,8 +249,9 @@ Status RegisterAccessPath() {
        R"([{\"type\":\"ffi.reflection.AccessStep\"}]}"})"},
       {"depth", offsetof(AccessPathObj, depth), 4, &GetInt32Field, kIntFieldSchema},
   };
-  FFI_CORE_RETURN_IF_ERROR(
-      RegisterNativeType("ffi.reflection.AccessPath", &g_path_index, path_fields, 3));
+  FFI_CORE_RETURN_IF_ERROR(RegisterNativeType("ffi.reflection.AccessPath", &g_path_index,
+                                              path_fields, 3, kTVMFFISEqHashKindConstTreeNode,
+                                              sizeof(AccessPathObj)));
   for (const Method& m : kMethods) {
     FFI_CORE_ASSIGN_OR_RETURN(Function f, Function::FromPacked(m.fn));
     TVMFFIMethodInfo info{};

@@ -14,8 +14,15 @@ TVMFFIByteArray Text(const char* s) { return TVMFFIByteArray{s, std::strlen(s)};
 
 }  // namespace
 
-Status RegisterNativeType(const char* key, int32_t* index, const NativeField* fields, size_t n) {
+Status RegisterNativeType(const char* key, int32_t* index, const NativeField* fields, size_t n,
+                          TVMFFISEqHashKind s_eq_hash_kind, int32_t total_size) {
   FFI_CORE_ASSIGN_OR_RETURN(*index, GetOrAllocTypeIndex(Text(key), -1, 1, 0, false, kTVMFFIObject));
+  if (s_eq_hash_kind != kTVMFFISEqHashKindUnsupported) {
+    TVMFFITypeMetadata metadata{};
+    metadata.total_size = total_size;
+    metadata.structural_eq_hash_kind = s_eq_hash_kind;
+    if (TVMFFITypeRegisterMetadata(*index, &metadata) != 0) return Status(ErrorKind::kRuntimeError);
+  }
   for (size_t i = 0; i < n; ++i) {
     TVMFFIFieldInfo info{};
     info.name = Text(fields[i].name);

@@ -25,8 +25,13 @@ struct NativeField {
 inline constexpr const char* kIntFieldSchema = R"({"type_schema":"{\"type\":\"int\"}"})";
 
 // Allocates `key`'s type index (a direct child of ffi.Object) into `*index`
-// and registers its fields.
-Status RegisterNativeType(const char* key, int32_t* index, const NativeField* fields, size_t n);
+// and registers its fields. A type upstream declares with a structural kind
+// (`_type_s_eq_hash_kind`) gets it in its metadata, with its size, as
+// upstream's ObjectDef registers it; kTVMFFISEqHashKindUnsupported registers
+// no metadata.
+Status RegisterNativeType(const char* key, int32_t* index, const NativeField* fields, size_t n,
+                          TVMFFISEqHashKind s_eq_hash_kind = kTVMFFISEqHashKindUnsupported,
+                          int32_t total_size = 0);
 
 // Getters of fields kept as an int32_t, an int64_t and an Any.
 int GetInt32Field(void* field, TVMFFIAny* out);

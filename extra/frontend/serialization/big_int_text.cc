@@ -57,8 +57,9 @@ Status AppendBigIntDecimal(TextBuilder& out, TVMFFIByteArray words) {
 }
 
 Expected<Any> IntegerFromDecimal(const char* text, size_t size) {
+  // A sign, then digits; upstream takes a '+' too ("+0007").
   const bool negative = size > 0 && text[0] == '-';
-  const size_t first = negative ? 1 : 0;
+  const size_t first = size > 0 && (negative || text[0] == '+') ? 1 : 0;
   if (size == first) return RaiseError(ErrorKind::kValueError, {"not a decimal integer"});
   // Each decimal digit adds under 3.33 bits; one spare limb for the sign.
   const size_t num_limbs = (size - first) / 9 + 2;

@@ -22,7 +22,8 @@ Status AppendJsonString(TextBuilder& out, TVMFFIByteArray s) {
   size_t run = 0;  // start of the bytes copied as they are
   for (size_t i = 0; i < s.size; ++i) {
     const auto c = static_cast<unsigned char>(s.data[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    // Escaped as upstream's writer escapes (EscapeStringJSON): also '/' and DEL.
+    if (c >= 0x20 && c != '"' && c != '\\' && c != '/' && c != 0x7f) continue;
     FFI_CORE_RETURN_IF_ERROR(out.Append(s.data + run, i - run));
     run = i + 1;
     char esc[8];
@@ -32,6 +33,15 @@ Status AppendJsonString(TextBuilder& out, TVMFFIByteArray s) {
         break;
       case '\\':
         FFI_CORE_RETURN_IF_ERROR(out.Append("\\\\"));
+        break;
+      case '/':
+        FFI_CORE_RETURN_IF_ERROR(out.Append("\\/"));
+        break;
+      case '\b':
+        FFI_CORE_RETURN_IF_ERROR(out.Append("\\b"));
+        break;
+      case '\f':
+        FFI_CORE_RETURN_IF_ERROR(out.Append("\\f"));
         break;
       case '\n':
         FFI_CORE_RETURN_IF_ERROR(out.Append("\\n"));
