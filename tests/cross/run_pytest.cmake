@@ -1,10 +1,11 @@
-# Runs one pytest file with the given Python, failing with a clear message
-# when pytest (or numpy, or tvm_ffi) is missing from it.
-# Usage: cmake -DPYTHON=<python> -DTEST_FILE=<file.py> -P run_pytest.cmake
+# Runs one pytest file (or directory) with the given Python, failing with a
+# clear message when pytest (or numpy, or tvm_ffi, or a module of MODULES)
+# is missing from it. pytest fails (exit 5) when no test was collected.
+# Usage: cmake -DPYTHON=<python> -DTEST_FILE=<file.py> [-DMODULES=a;b] -P run_pytest.cmake
 if(NOT EXISTS "${PYTHON}")
   message(FATAL_ERROR "Python '${PYTHON}' not found: run scripts/setup.sh or set FFI_CORE_PYTHON")
 endif()
-foreach(module pytest numpy tvm_ffi)
+foreach(module pytest numpy tvm_ffi ${MODULES})
   execute_process(COMMAND "${PYTHON}" -c "import ${module}"
                   RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
   if(NOT rc EQUAL 0)

@@ -1,0 +1,89 @@
+"""Runs a TFLite model two ways and compares: LiteRT's reference kernels, and
+ffi-core's compile path (the importer, then TVM's build and VirtualMachine on
+this host)."""
+import os
+import sys
+
+import numpy as np
+import tvm
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
+from tvm import relax
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tvm_backend", "python"))
+
+from ffi_core_tvm.compile import pass_context  # noqa: E402
+
+# Largest difference accepted per output dtype: integer outputs in LSBs,
+# float32 as (relative, absolute).
+INT_TOLERANCE_LSB = 1
+FLOAT_RTOL, FLOAT_ATOL = 1e-3, 1e-4
+
+
+def importer():
+    """(from_tflite, UnsupportedModel) of the compile path's TFLite importer:
+    the one place that names its module."""
+    from ffi_core_tvm import tflite_import as module
+    return module.from_tflite, module.UnsupportedModel
+
+
+def litert_reference(buf, inputs):
+    """The model's outputs from LiteRT's reference kernels (BUILTIN_REF)."""
+    it = Interpreter(model_content=buf, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    it.allocate_tensors()
+    for detail, x in zip(it.get_input_details(), inputs):
+        it.set_tensor(detail["index"], x)
+    it.invoke()
+    return [it.get_tensor(d["index"]) for d in it.get_output_details()]
+
+
+def ffi_core_host(buf, inputs):
+    """The model's outputs from ffi-core's compile path built for this host."""
+    from_tflite, _ = importer()
+    mod = from_tflite(buf)[0]
+    with pass_context():
+        ex = relax.build(mod, tvm.target.Target("llvm"), exec_mode="compiled")
+    result = relax.VirtualMachine(ex, tvm.cpu())["main"](*[tvm.runtime.tensor(x) for x in inputs])
+    # One output comes back as a tensor, several as an array of them.
+    return [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
+
+
+def make_inputs(buf, seed):
+    """Seeded inputs for the model's input tensors: quantized integers over
+    their whole range, other integers small (sizes, indices), floats
+    standard normal."""
+    rng = np.random.default_rng(seed)
+    it = Interpreter(model_content=buf, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+    xs = []
+    for d in it.get_input_details():
+        dtype, shape = np.dtype(d["dtype"]), tuple(d["shape"])
+        if dtype.kind == "f":
+            xs.append(rng.standard_normal(shape).astype(dtype))
+        elif d["quantization_parameters"]["scales"].size:
+            info = np.iinfo(dtype)
+            xs.append(rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=dtype))
+        else:
+            xs.append(rng.integers(-8, 8, size=shape, endpoint=True, dtype=dtype))
+    return xs
+
+
+def assert_close(got, want, dtype, what="output"):
+    """got (ffi-core) against want (LiteRT): integers within 1 LSB, float32
+    within 1e-3 relative or 1e-4 absolute."""
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape, f"{what}: shape {got.shape}, LiteRT's is {want.shape}"
+    assert got.dtype == np.dtype(dtype) and want.dtype == np.dtype(dtype), \
+        f"{what}: dtype {got.dtype}, LiteRT's {want.dtype}, expected {dtype}"
+    if got.dtype.kind == "f":
+        diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        bad = diff > np.maximum(FLOAT_ATOL, FLOAT_RTOL * np.abs(want.astype(np.float64)))
+        limit = f"{FLOAT_RTOL} relative or {FLOAT_ATOL} absolute"
+    else:
+        diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
+        bad = diff > INT_TOLERANCE_LSB
+        limit = f"{INT_TOLERANCE_LSB} LSB"
+    if bad.any():
+        first = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise AssertionError(
+            f"{what}: {int(bad.sum())} of {bad.size} values differ from LiteRT's by more than "
+            f"{limit} (max {diff.max()}); first at {first}: got {got[first]}, LiteRT {want[first]}")

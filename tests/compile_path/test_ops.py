@@ -1,0 +1,274 @@
+"""The compile path against LiteRT, one operator at a time.
+
+Each case writes a one-operator int8 model (tflite_builder.py), runs it on
+LiteRT's reference kernels and through ffi-core's compile path on this host
+(reference.py), and compares the outputs. The refusal cases check that what
+the importer does not cover is refused by name, as UnsupportedModel.
+"""
+import zlib
+
+import numpy as np
+import pytest
+from reference import assert_close, ffi_core_host, importer, litert_reference, make_inputs
+from tflite_builder import ModelBuilder
+
+# The int8 operands' spread, for choosing scales that keep outputs off the
+# rails: uniform int8 values have a standard deviation of about 74.
+INT8_STD = 74.0
+OUT_SCALE, OUT_ZP = 0.06, -20  # 6.0 (RELU6's top) is 100 LSB above zero
+OUT_STD = 2.4  # the real output spread the scales aim at: about 40 LSB
+W_SCALE = 0.004  # the weights' scale, per-channel scales spread around it
+
+
+def _out_size(size, kernel, stride, dilation, padding):
+    if padding == "SAME":
+        return -(-size // stride)
+    return (size - (kernel - 1) * dilation - 1) // stride + 1
+
+
+def _weights(b, rng, shape, axis, per_channel, name="w"):
+    """Symmetric int8 weights (zero point 0, as TFLite requires), per-channel
+    along `axis` or per-tensor; returns (tensor, scales per channel)."""
+    channels = shape[axis]
+    scales = W_SCALE * (rng.uniform(0.5, 1.5, channels) if per_channel else np.ones(channels))
+    data = rng.integers(-127, 127, size=shape, endpoint=True, dtype=np.int8)
+    t = b.tensor(shape, "int8", name, scale=scales if per_channel else W_SCALE, zero_point=0,
+                 quant_axis=axis, data=data)
+    return t, scales
+
+
+def _bias(b, rng, in_scale, w_scales):
+    scales = in_scale * w_scales
+    data = rng.integers(-2000, 2000, size=len(scales), dtype=np.int32)
+    return b.tensor((len(scales),), "int32", "bias", scale=scales, zero_point=0, data=data)
+
+
+def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
+         dilation=1, padding="SAME", act="NONE", per_channel=True):
+    """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
+    the depth multiplier)."""
+    n, h, w, ci = in_shape
+    co = ci * channels if depthwise else channels
+    oh = _out_size(h, kernel[0], stride, dilation, padding)
+    ow = _out_size(w, kernel[1], stride, dilation, padding)
+    b = ModelBuilder()
+    terms = kernel[0] * kernel[1] * (1 if depthwise else ci)
+    in_scale = OUT_STD / (np.sqrt(terms) * INT8_STD * INT8_STD * W_SCALE)
+    x = b.tensor(in_shape, "int8", "x", scale=in_scale, zero_point=5)
+    if depthwise:
+        wt, w_scales = _weights(b, rng, (1, *kernel, co), 3, per_channel)
+    else:
+        wt, w_scales = _weights(b, rng, (co, *kernel, ci), 0, per_channel)
+    # LiteRT's quantized convolutions require the bias.
+    inputs = [x, wt, _bias(b, rng, in_scale, w_scales)]
+    y = b.tensor((n, oh, ow, co), "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
+    options = {"padding": padding, "stride_h": stride, "stride_w": stride,
+               "dilation_h_factor": dilation, "dilation_w_factor": dilation,
+               "fused_activation_function": act}
+    if depthwise:
+        options["depth_multiplier"] = channels
+    b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], options)
+    return b.finish([x], [y])
+
+
+def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False):
+    features = in_shape[-1]
+    batch = int(np.prod(in_shape)) // features
+    b = ModelBuilder()
+    in_scale = OUT_STD / (np.sqrt(features) * INT8_STD * INT8_STD * W_SCALE)
+    x = b.tensor(in_shape, "int8", "x", scale=in_scale, zero_point=-7)
+    wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
+    y = b.tensor((batch, units), "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
+    b.operator("FULLY_CONNECTED", [x, wt, _bias(b, rng, in_scale, w_scales)], [y],
+               {"fused_activation_function": act})
+    return b.finish([x], [y])
+
+
+def average_pool(rng, in_shape=(1, 9, 9, 4), window=(3, 3), stride=2, padding="SAME",
+                 act="NONE"):
+    n, h, w, c = in_shape
+    out_shape = (n, _out_size(h, window[0], stride, 1, padding),
+                 _out_size(w, window[1], stride, 1, padding), c)
+    b = ModelBuilder()
+    # Pooling keeps the input's quantization; 6.0 is at 110, inside int8.
+    x = b.tensor(in_shape, "int8", "x", scale=0.05, zero_point=-10)
+    y = b.tensor(out_shape, "int8", "y", scale=0.05, zero_point=-10)
+    b.operator("AVERAGE_POOL_2D", [x], [y],
+               {"padding": padding, "stride_h": stride, "stride_w": stride,
+                "filter_height": window[0], "filter_width": window[1],
+                "fused_activation_function": act})
+    return b.finish([x], [y])
+
+
+def add(rng, shape=(1, 5, 5, 3), a=(0.02, 3), c=(0.07, -9), out=(0.08, 2), act="NONE"):
+    b = ModelBuilder()
+    ta = b.tensor(shape, "int8", "a", scale=a[0], zero_point=a[1])
+    tc = b.tensor(shape, "int8", "c", scale=c[0], zero_point=c[1])
+    y = b.tensor(shape, "int8", "y", scale=out[0], zero_point=out[1])
+    b.operator("ADD", [ta, tc], [y], {"fused_activation_function": act})
+    return b.finish([ta, tc], [y])
+
+
+def reshape(rng, in_shape=(1, 2, 3, 4), out_shape=(1, 24)):
+    b = ModelBuilder()
+    x = b.tensor(in_shape, "int8", "x", scale=0.1, zero_point=4)
+    shape = b.tensor((len(out_shape),), "int32", "shape", data=out_shape)
+    y = b.tensor(out_shape, "int8", "y", scale=0.1, zero_point=4)
+    b.operator("RESHAPE", [x, shape], [y], {"new_shape": list(out_shape)})
+    return b.finish([x], [y])
+
+
+def softmax(rng, shape=(1, 10), in_scale=0.05, in_zp=-3, beta=1.0):
+    b = ModelBuilder()
+    x = b.tensor(shape, "int8", "x", scale=in_scale, zero_point=in_zp)
+    # TFLite's int8 softmax output: scale 1/256, zero point -128.
+    y = b.tensor(shape, "int8", "y", scale=1 / 256, zero_point=-128)
+    b.operator("SOFTMAX", [x], [y], {"beta": beta})
+    return b.finish([x], [y])
+
+
+CASES = [
+    pytest.param(conv, {}, id="conv_same_s1_perchannel"),
+    pytest.param(conv, dict(padding="VALID", per_channel=False), id="conv_valid_pertensor"),
+    pytest.param(conv, dict(stride=2, in_shape=(1, 8, 8, 3)), id="conv_same_s2_even"),
+    pytest.param(conv, dict(stride=2, padding="VALID", in_shape=(1, 9, 8, 2)),
+                 id="conv_valid_s2"),
+    pytest.param(conv, dict(act="RELU"), id="conv_relu"),
+    pytest.param(conv, dict(act="RELU6", kernel=(1, 1), channels=6), id="conv_1x1_relu6"),
+    pytest.param(conv, dict(dilation=2, in_shape=(1, 8, 8, 2)), id="conv_dilation2"),
+    pytest.param(conv, dict(kernel=(2, 3)), id="conv_2x3"),
+    pytest.param(conv, dict(in_shape=(2, 5, 5, 3)), id="conv_batch2"),
+    pytest.param(conv, dict(depthwise=True, channels=1), id="dwconv_same_s1_perchannel"),
+    pytest.param(conv, dict(depthwise=True, channels=1, padding="VALID", per_channel=False),
+                 id="dwconv_valid_pertensor"),
+    pytest.param(conv, dict(depthwise=True, channels=1, stride=2, in_shape=(1, 8, 8, 4)),
+                 id="dwconv_same_s2"),
+    pytest.param(conv, dict(depthwise=True, channels=2, act="RELU6"),
+                 id="dwconv_multiplier2_relu6"),
+    pytest.param(conv, dict(depthwise=True, channels=1, act="RELU", stride=2, padding="VALID",
+                            in_shape=(1, 9, 9, 5)), id="dwconv_valid_s2_relu"),
+    pytest.param(fully_connected, {}, id="fc_batch3"),
+    pytest.param(fully_connected, dict(in_shape=(2, 2, 8), units=5, act="RELU"),
+                 id="fc_flattened_batch4_relu"),
+    pytest.param(fully_connected, dict(in_shape=(1, 2, 2, 4), act="RELU6"), id="fc_4d_relu6"),
+    pytest.param(fully_connected, dict(per_channel=True, in_shape=(2, 12)),
+                 id="fc_perchannel"),
+    pytest.param(average_pool, {}, id="avgpool_same_s2"),
+    pytest.param(average_pool, dict(padding="VALID"), id="avgpool_valid_s2"),
+    pytest.param(average_pool, dict(window=(2, 2), stride=1, act="RELU6"),
+                 id="avgpool_same_s1_relu6"),
+    pytest.param(add, {}, id="add_scales_differ"),
+    pytest.param(add, dict(a=(0.1, -20), c=(0.01, 0), out=(0.05, -5), act="RELU"),
+                 id="add_relu"),
+    pytest.param(add, dict(shape=(2, 7), a=(0.03, 0), c=(0.03, 0), out=(0.03, 0)),
+                 id="add_same_scales"),
+    pytest.param(reshape, {}, id="reshape_4d_to_2d"),
+    pytest.param(reshape, dict(in_shape=(2, 12), out_shape=(1, 3, 8)), id="reshape_2d_to_3d"),
+    pytest.param(softmax, {}, id="softmax_1x10"),
+    pytest.param(softmax, dict(shape=(2, 3, 7), in_scale=0.1, in_zp=10, beta=0.5),
+                 id="softmax_3d_beta0.5"),
+    pytest.param(softmax, dict(shape=(1, 4), in_scale=0.01, in_zp=0), id="softmax_close_logits"),
+]
+
+
+def _seed(request):
+    """A seed per case, stable across runs and case order."""
+    return zlib.crc32(request.node.callspec.id.encode())
+
+
+@pytest.mark.parametrize("make, params", CASES)
+def test_matches_litert(make, params, request):
+    rng = np.random.default_rng(_seed(request))
+    buf = make(rng, **params)
+    inputs = make_inputs(buf, _seed(request))
+    want = litert_reference(buf, inputs)
+    # A case whose reference output is nearly constant would show little.
+    assert all(np.unique(w).size > 2 for w in want), \
+        f"the case's LiteRT output is nearly constant: {[np.unique(w) for w in want]}"
+    got = ffi_core_host(buf, inputs)
+    assert len(got) == len(want), f"{len(got)} outputs, LiteRT has {len(want)}"
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, w, "int8", what=f"output {i}")
+
+
+# ---- refusals: what the importer does not cover, named ----
+
+def custom_op(rng):
+    b = ModelBuilder()
+    x = b.tensor((1, 4), "int8", "x", scale=0.1, zero_point=0)
+    y = b.tensor((1, 4), "int8", "y", scale=0.1, zero_point=0)
+    b.operator("CUSTOM", [x], [y], custom_code="FfiCoreTestOp")
+    return b.finish([x], [y])
+
+
+def transpose(rng):
+    b = ModelBuilder()
+    x = b.tensor((1, 2, 3, 4), "int8", "x", scale=0.1, zero_point=0)
+    perm = b.tensor((4,), "int32", "perm", data=[0, 3, 1, 2])
+    y = b.tensor((1, 4, 2, 3), "int8", "y", scale=0.1, zero_point=0)
+    b.operator("TRANSPOSE", [x, perm], [y], {})
+    return b.finish([x], [y])
+
+
+def gelu(rng):
+    """GELU's code is above 127: only the builtin_code field holds it."""
+    b = ModelBuilder()
+    x = b.tensor((1, 8), "int8", "x", scale=0.05, zero_point=0)
+    y = b.tensor((1, 8), "int8", "y", scale=0.05, zero_point=0)
+    b.operator("GELU", [x], [y], {"approximate": False})
+    return b.finish([x], [y])
+
+
+def add_broadcast(rng):
+    b = ModelBuilder()
+    a = b.tensor((1, 4, 4, 3), "int8", "a", scale=0.05, zero_point=0)
+    c = b.tensor((1, 1, 1, 3), "int8", "c", scale=0.05, zero_point=0)
+    y = b.tensor((1, 4, 4, 3), "int8", "y", scale=0.1, zero_point=0)
+    b.operator("ADD", [a, c], [y], {})
+    return b.finish([a, c], [y])
+
+
+def conv_int16(rng):
+    """TFLite's 16x8 convolution: int16 activations, int8 weights, int64 bias."""
+    b = ModelBuilder()
+    x = b.tensor((1, 5, 5, 2), "int16", "x16", scale=0.001, zero_point=0)
+    w = b.tensor((3, 3, 3, 2), "int8", "w", scale=0.01, zero_point=0,
+                 data=rng.integers(-127, 127, size=(3, 3, 3, 2), endpoint=True))
+    bias = b.tensor((3,), "int64", "bias", scale=0.00001, zero_point=0, data=[5, -3, 100])
+    y = b.tensor((1, 5, 5, 3), "int16", "y", scale=0.002, zero_point=0)
+    b.operator("CONV_2D", [x, w, bias], [y],
+               {"padding": "SAME", "stride_h": 1, "stride_w": 1})
+    return b.finish([x], [y])
+
+
+def fc_float32(rng):
+    b = ModelBuilder()
+    x = b.tensor((2, 6), "float32", "xf")
+    w = b.tensor((3, 6), "float32", "w", data=rng.standard_normal((3, 6)))
+    bias = b.tensor((3,), "float32", "bias", data=rng.standard_normal(3))
+    y = b.tensor((2, 3), "float32", "y")
+    b.operator("FULLY_CONNECTED", [x, w, bias], [y], {})
+    return b.finish([x], [y])
+
+
+REFUSALS = [
+    # (model, runs on LiteRT, what the message must name)
+    pytest.param(custom_op, False, "CUSTOM", id="custom_op"),
+    pytest.param(transpose, True, "TRANSPOSE", id="transpose"),
+    pytest.param(gelu, True, "GELU", id="gelu_code_above_127"),
+    pytest.param(add_broadcast, True, "ADD", id="add_broadcast"),
+    pytest.param(conv_int16, True, "x16", id="conv_int16"),
+    pytest.param(fc_float32, True, "xf", id="fc_float32"),
+]
+
+
+@pytest.mark.parametrize("make, runs_on_litert, named", REFUSALS)
+def test_refused_by_name(make, runs_on_litert, named, request):
+    buf = make(np.random.default_rng(_seed(request)))
+    if runs_on_litert:
+        # A valid model, so the refusal is the importer's and not the model's.
+        litert_reference(buf, make_inputs(buf, 0))
+    from_tflite, unsupported = importer()
+    with pytest.raises(unsupported) as refused:
+        from_tflite(buf)
+    assert named in str(refused.value), f"the refusal does not name {named}: {refused.value}"
