@@ -23,7 +23,7 @@ FLOAT_RTOL, FLOAT_ATOL = 1e-3, 1e-4
 def importer():
     """(from_tflite, UnsupportedModel) of the compile path's TFLite importer:
     the one place that names its module."""
-    from ffi_core_tvm import tflite_import as module
+    from ffi_core_tvm import tflite as module
     return module.from_tflite, module.UnsupportedModel
 
 

@@ -39,6 +39,11 @@ _OPTIONS = {
     "CONCATENATION": "ConcatenationOptions",
     "TRANSPOSE": "TransposeOptions",
     "GELU": "GeluOptions",
+    "LEAKY_RELU": "LeakyReluOptions",
+    "MEAN": "ReducerOptions",
+    "SUM": "ReducerOptions",
+    "REDUCE_MAX": "ReducerOptions",
+    "ARG_MAX": "ArgMaxOptions",
 }
 # Option fields whose values may be given by an enum value's name.
 _ENUMS = {"padding": Padding, "fused_activation_function": ActivationFunctionType}
