@@ -130,3 +130,40 @@ def test_unary_every_input(params):
     assert_close(got, want, "int8")
     assert np.array_equal(got, want), \
         f"{np.argwhere(got != want)[:5].tolist()}: got {got[got != want][:5]}, LiteRT {want[got != want][:5]}"
+
+
+def reduction(rng, op="MEAN", shape=(2, 5, 4, 3), axes=(1, 2), keep_dims=True, dtype="int8",
+              x=(0.05, -4), out=(0.03, 6), out_dtype=None):
+    mb = ModelBuilder()
+    tx = mb.tensor(shape, dtype, "x", scale=x[0], zero_point=x[1])
+    axis = mb.tensor((len(axes),), "int32", "axis", data=list(axes))
+    kept = [d for i, d in enumerate(shape) if i not in [a % len(shape) for a in axes]]
+    if op == "ARG_MAX":
+        y = mb.tensor(kept, out_dtype, "y")
+        mb.operator(op, [tx, axis], [y], {"output_type": {"int32": 2, "int64": 4}[out_dtype]})
+    else:
+        out_shape = [1 if i in [a % len(shape) for a in axes] else d
+                     for i, d in enumerate(shape)] if keep_dims else kept
+        y = mb.tensor(out_shape, dtype, "y", scale=out[0], zero_point=out[1])
+        mb.operator(op, [tx, axis], [y], {"keep_dims": keep_dims})
+    return mb.finish([tx], [y])
+
+
+I16_RED = dict(dtype="int16", x=(0.001, 0), out=(0.0007, 0))
+CASES += [
+    pytest.param(reduction, {}, id="mean_hw_keepdims"),
+    pytest.param(reduction, dict(axes=(-1,), keep_dims=False, out=(0.05, -4)),
+                 id="mean_last_axis_same_quant"),
+    pytest.param(reduction, dict(shape=(3, 7, 6), axes=(0, 2), keep_dims=False, out=(0.02, 0)),
+                 id="mean_two_axes_count_42"),
+    pytest.param(reduction, dict(axes=(1, 2), **I16_RED), id="mean_int16"),
+    pytest.param(reduction, dict(op="REDUCE_MAX", axes=(3,), out=(0.05, -4)), id="reduce_max"),
+    pytest.param(reduction, dict(op="REDUCE_MAX", axes=(0, 1), keep_dims=False, dtype="int16",
+                                 x=(0.001, 0), out=(0.001, 0)), id="reduce_max_int16"),
+    pytest.param(reduction, dict(op="ARG_MAX", axes=(3,), out_dtype="int32"),
+                 id="arg_max_last_int32"),
+    pytest.param(reduction, dict(op="ARG_MAX", shape=(3, 9, 2), axes=(1,), out_dtype="int64"),
+                 id="arg_max_middle_int64"),
+    pytest.param(reduction, dict(op="ARG_MAX", shape=(40, 3), axes=(-2,), out_dtype="int32"),
+                 id="arg_max_first_axis_negative"),
+]

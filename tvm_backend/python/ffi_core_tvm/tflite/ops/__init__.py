@@ -1,2 +1,2 @@
 """Every operator family's lowerings; importing this registers them all."""
-from . import activations, conv, elementwise, fully_connected, pooling, reshape, softmax  # noqa: F401
+from . import activations, conv, elementwise, fully_connected, pooling, reduce, reshape, softmax  # noqa: F401
