@@ -167,3 +167,18 @@ CASES += [
     pytest.param(reduction, dict(op="ARG_MAX", shape=(40, 3), axes=(-2,), out_dtype="int32"),
                  id="arg_max_first_axis_negative"),
 ]
+
+
+def softmax(rng, shape=(8, 256), x=(0.05, -3), beta=1.0):
+    mb = ModelBuilder()
+    tx = mb.tensor(shape, "int8", "x", scale=x[0], zero_point=x[1])
+    y = mb.tensor(shape, "int8", "y", scale=1 / 256, zero_point=-128)
+    mb.operator("SOFTMAX", [tx], [y], {"beta": beta})
+    return mb.finish([tx], [y])
+
+
+# The existing int8 SOFTMAX (float32 inside) against BUILTIN_REF, held exact.
+CASES += [
+    pytest.param(softmax, {}, id="softmax_exact"),
+    pytest.param(softmax, dict(x=(0.1, 10), beta=0.5), id="softmax_exact_beta0.5"),
+]

@@ -1,5 +1,5 @@
 """Unary int8 operators as lookup tables: RELU, RELU6, RELU_N1_TO_1,
-LEAKY_RELU, ABS, NEG, RSQRT.
+LEAKY_RELU, ABS, RSQRT, NEG.
 
 An int8 input has 256 values, so each lowering computes the 256 outputs at
 compile time with the integer steps of LiteRT's reference kernel
@@ -109,3 +109,9 @@ def rsqrt(ctx, op):
         inv, inv_shift = inv_sqrt_multiplier(v)
         return zo + mbqm(mbqm(1, inv, inv_shift + shift), m[0], m[1] - shift)
     return lookup(ctx, op, "rsqrt", [out(int(v)) for v in _INPUTS])
+
+
+@lowering("NEG", types=("int8",), note="negates the stored value, as LiteRT does")
+def neg(ctx, op):
+    # LiteRT's NEG ignores the quantization: -q in int8, so -(-128) wraps to -128.
+    return lookup(ctx, op, "neg", [(-int(v) + 128) % 256 - 128 for v in _INPUTS])
