@@ -19,7 +19,6 @@ from ..model import UnsupportedModel
 from ..quant import activation_range
 from ..registry import lowering
 
-_RANGE = {"int8": (-128, 127), "int16": (-32768, 32767)}
 
 
 def _broadcast_shape(op, inputs):
