@@ -20,7 +20,6 @@ from ..quant import activation_range
 from ..registry import lowering
 
 
-
 def _broadcast_shape(op, inputs):
     try:
         shape = tuple(np.broadcast_shapes(*[t.shape for t in inputs]))
