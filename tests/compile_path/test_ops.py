@@ -218,11 +218,12 @@ def gelu(rng):
     return b.finish([x], [y])
 
 
-def add_broadcast(rng):
+def add_int16_pot(rng):
+    """int16 ADD with power-of-two scales (AddOptions' default pot_scale_int16)."""
     b = ModelBuilder()
-    a = b.tensor((1, 4, 4, 3), "int8", "a", scale=0.05, zero_point=0)
-    c = b.tensor((1, 1, 1, 3), "int8", "c", scale=0.05, zero_point=0)
-    y = b.tensor((1, 4, 4, 3), "int8", "y", scale=0.1, zero_point=0)
+    a = b.tensor((1, 4, 4, 3), "int16", "a", scale=2 ** -10, zero_point=0)
+    c = b.tensor((1, 4, 4, 3), "int16", "c", scale=2 ** -9, zero_point=0)
+    y = b.tensor((1, 4, 4, 3), "int16", "y", scale=2 ** -9, zero_point=0)
     b.operator("ADD", [a, c], [y], {})
     return b.finish([a, c], [y])
 
@@ -256,7 +257,7 @@ REFUSALS = [
     # (model, runs on LiteRT, what the message must name)
     pytest.param(custom_op, False, "CUSTOM", id="custom_op"),
     pytest.param(gelu, True, "GELU", id="gelu_code_above_127"),
-    pytest.param(add_broadcast, True, "ADD", id="add_broadcast"),
+    pytest.param(add_int16_pot, True, "pot_scale_int16", id="add_int16_pot"),
     pytest.param(conv_int16, True, "CONV_2D #0: int16", id="conv_int16"),
     pytest.param(fc_hybrid, True, "w_int8", id="fc_hybrid"),
 ]

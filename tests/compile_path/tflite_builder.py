@@ -49,6 +49,11 @@ _OPTIONS = {
     "DEPTH_TO_SPACE": "DepthToSpaceOptions",
     "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions",
     "GELU": "GeluOptions",
+    "LEAKY_RELU": "LeakyReluOptions",
+    "MEAN": "ReducerOptions",
+    "SUM": "ReducerOptions",
+    "REDUCE_MAX": "ReducerOptions",
+    "ARG_MAX": "ArgMaxOptions",
 }
 # Option fields whose values may be given by an enum value's name.
 _ENUMS = {"padding": Padding, "fused_activation_function": ActivationFunctionType}

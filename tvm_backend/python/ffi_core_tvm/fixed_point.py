@@ -51,3 +51,31 @@ def multiply_by_quantized_multiplier(x, mantissa, right_shift, least_shift=0):
     product = x.astype("int64") * mantissa.astype("int64")
     rounding = tir.const(1, "int64") << (shift - tir.const(1, "int64"))
     return ((product + rounding) >> shift).astype("int32")
+
+
+def multiply_double_rounding(x, mantissa, right_shift):
+    """TFLite's MultiplyByQuantizedMultiplier as LiteRT's reference kernels of
+    the element-wise operators compute it (no TFLITE_SINGLE_ROUNDING): a
+    left shift where the multiplier is above one, gemmlowp's
+    SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT, each
+    rounding half away from zero. `mantissa` (positive) and `right_shift`
+    are compile-time ints (quantize_multiplier); x is int32.
+
+    With a positive mantissa the product has x's sign, and the high mul's
+    nudge and truncating division come to (x * m + 2^30) >> 31 for either
+    sign: each value is used once, so the expression does not grow."""
+    shift = 31 - right_shift
+    if shift > 0:
+        x = x * tir.const(1 << shift, "int32")
+    product = x.astype("int64") * tir.const(mantissa, "int64")
+    high = ((product + tir.const(1 << 30, "int64")) >> tir.const(31, "int64")).astype("int32")
+    return rounding_divide_by_pot(high, max(-shift, 0))
+
+
+def rounding_divide_by_pot(x, exponent):
+    """gemmlowp's RoundingDivideByPOT of int32 x by 2^exponent (a compile-time
+    int): half away from zero, (x + 2^(e-1) - (x < 0)) >> e."""
+    if exponent == 0:
+        return x
+    half = tir.const(1 << (exponent - 1), "int32")
+    return (x + half + (x >> tir.const(31, "int32"))) >> tir.const(exponent, "int32")

@@ -236,32 +236,6 @@ def average_pool2d(in_shape, out_shape, window, stride, pad, act):
     return _accumulate_in_place(_prim_func([x, y]), "total", "y")
 
 
-def _scale(x, multiplier):
-    mantissa, right_shift = multiplier
-    return multiply_by_quantized_multiplier(x, tir.const(mantissa, "int32"),
-                                            tir.const(right_shift, "int32"), right_shift)
-
-
-def add(shape, zp1, zp2, out_zp, m1, m2, mo, act, left_shift=20):
-    """ADD of two int8 tensors of one shape: both rescaled to a common scale
-    with 20 bits of headroom, summed, then rescaled to the output's (m1, m2,
-    mo: (mantissa, right shift) pairs)."""
-    a = te.placeholder(shape, "int8", "a")
-    b = te.placeholder(shape, "int8", "b")
-
-    def scaled(v, zp, m):
-        shifted = (v.astype("int32") - zp) << left_shift
-        return _scale(shifted, m)
-
-    def add_f(*idx):
-        s = scaled(a[idx], zp1, m1) + scaled(b[idx], zp2, m2)
-        out = _scale(s, mo)
-        return _clamp_int8(out + out_zp, *act)
-
-    y = te.compute(shape, add_f, name="y")
-    return _prim_func([a, b, y])
-
-
 def softmax(batch, n, in_scale, beta, out_scale, out_zp, out_dtype="int8"):
     """SOFTMAX of int8 logits to int8 or int16 probabilities, in float32 over
     the last axis (a handful of values per inference)."""

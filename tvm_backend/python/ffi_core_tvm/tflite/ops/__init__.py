@@ -1,4 +1,4 @@
 """Every operator family's lowerings; importing this registers them all."""
-from . import (add, conv, convert, fully_connected, layout, pad, pooling,  # noqa: F401
-               reshape, resize, softmax, svdf)
+from . import (activations, conv, convert, elementwise, fully_connected, layout,  # noqa: F401
+               pad, pooling, reduce, reshape, resize, softmax, svdf)
 from . import float_activations, float_elementwise, float_nn, float_reduce  # noqa: F401

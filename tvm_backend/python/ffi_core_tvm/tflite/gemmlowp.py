@@ -1,0 +1,90 @@
+"""TFLite's reference integer arithmetic on Python ints, at compile time.
+
+An int8 unary operator has 256 possible inputs, so its lowering computes the
+256 outputs here, with the very integer steps of LiteRT's reference kernel
+(gemmlowp's fixed point, rounding half away from zero), and the kernel
+looks them up. Values wrap to int32 where the C++ does.
+"""
+import math
+
+import numpy as np
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def wrap32(x):
+    return (x + (1 << 31)) % (1 << 32) - (1 << 31)
+
+
+def srdhm(a, b):
+    """SaturatingRoundingDoublingHighMul."""
+    if a == b == INT32_MIN:
+        return INT32_MAX
+    ab = a * b
+    v = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+    q = abs(v) >> 31
+    return q if v >= 0 else -q
+
+
+def rdpot(x, exponent):
+    """RoundingDivideByPOT."""
+    if exponent == 0:
+        return x
+    mask = (1 << exponent) - 1
+    threshold = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> exponent) + (1 if (x & mask) > threshold else 0)
+
+
+def saturating_mul_pot(x, exponent):
+    """SaturatingRoundingMultiplyByPOT<exponent> on int32."""
+    if exponent <= 0:
+        return rdpot(x, -exponent)
+    return max(INT32_MIN, min(INT32_MAX, x << exponent))
+
+
+def mbqm(x, mantissa, shift):
+    """MultiplyByQuantizedMultiplier(x, mantissa, shift), shift as TFLite's
+    (left positive), rounded twice as the reference kernels are built."""
+    left, right = max(shift, 0), max(-shift, 0)
+    return rdpot(srdhm(wrap32(x * (1 << left)), mantissa), right)
+
+
+def quantize(real):
+    """TFLite's QuantizeMultiplier: (mantissa, shift), left shift positive;
+    (0, 0) for zero; negative reals give a negative mantissa."""
+    if real == 0.0:
+        return 0, 0
+    frac, exponent = np.frexp(real)
+    f = float(frac) * (1 << 31)
+    q = int(math.copysign(math.floor(abs(f) + 0.5), f))  # std::round
+    if q == 1 << 31:
+        q //= 2
+        exponent += 1
+    if exponent < -31:
+        return 0, 0
+    return q, int(exponent)
+
+
+def inv_sqrt_multiplier(value):
+    """GetInvSqrtQuantizedMultiplierExp(value, reverse_shift=-1): (mantissa,
+    shift) of 1/sqrt(value), by gemmlowp's Newton-Raphson in 3 integer bits."""
+    if value <= 1:
+        return INT32_MAX, 0
+    shift = 11
+    while value >= 1 << 29:
+        value //= 4
+        shift += 1
+    pairs = (32 - value.bit_length() - 1) // 2 - 1
+    shift -= pairs
+    value <<= 2 * pairs
+    half_input = rdpot(value >> 1, 1)
+    half_three = (1 << 28) + (1 << 27)
+    x = 1 << 28  # 1.0
+    for _ in range(5):
+        x3 = saturating_mul_pot(srdhm(srdhm(x, x), x), 6)
+        x = saturating_mul_pot(wrap32(srdhm(half_three, x) - srdhm(half_input, x3)), 3)
+    x = srdhm(x, 1518500250)  # sqrt(2) / 2
+    if shift < 0:
+        x <<= -shift
+        shift = 0
+    return x, -shift
