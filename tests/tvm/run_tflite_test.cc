@@ -201,13 +201,20 @@ int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, int num_args, TVMFFIAny* result,
 
 #ifdef MODEL_NS_PER_COUNT_X100
 extern "C" const uint8_t MODEL_CONSTANTS[];
-alignas(8) uint8_t g_scratch[MODEL_SCRATCH_BYTES + 1];
 
 // Instructions in the model's kernels: each call of main's again, alone,
 // through the system library, on scratch activations and the weight blob in
-// place (their work does not depend on the values).
+// place (their work does not depend on the values). The scratch comes from
+// the heap, free between inferences (the micro:bit has no RAM for more).
 uint64_t KernelInstructions(TVMFFIAny module) {
   uint64_t total = 0;
+  auto* scratch =
+      static_cast<uint8_t*>(ffi_core::Allocate(*g_heap.allocator(), MODEL_SCRATCH_BYTES + 1, 8));
+  if (scratch == nullptr) {
+    std::printf("FAIL no heap for the kernels' %d bytes of scratch\n", MODEL_SCRATCH_BYTES);
+    ++g_failed;
+    return 0;
+  }
   for (const ModelKernelCall& k : kKernelCalls) {
     TVMFFIAny args[2] = {module, None()};
     args[1].type_index = kTVMFFIRawStr;
@@ -221,7 +228,7 @@ uint64_t KernelInstructions(TVMFFIAny module) {
     }
     DLTensor tensors[kKernelMaxArgs];
     TVMFFIAny call_args[kKernelMaxArgs];
-    uint8_t* at = g_scratch;
+    uint8_t* at = scratch;
     for (int i = 0; i < k.num_args; ++i) {
       const ModelKernelArg& a = k.args[i];
       tensors[i] = Input(a.blob ? MODEL_CONSTANTS : at, a.dtype, a.shape, a.ndim);
@@ -245,6 +252,7 @@ uint64_t KernelInstructions(TVMFFIAny module) {
     Release(&result);
     Release(&fn);
   }
+  ffi_core::Deallocate(*g_heap.allocator(), scratch, MODEL_SCRATCH_BYTES + 1, 8);
   return total;
 }
 #endif
