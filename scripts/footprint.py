@@ -34,9 +34,9 @@ def owner(path):
         return "ffi-core"
     if "libffi_core_tvm.a" in path:
         return "tvm backend"
-    if re.search(r"(^|/)models/(mlperf/\w+/)?\w+_(devc|bin)\.o$", path):
+    if re.search(r"(^|/)models/((mlperf|tflm)/\w+/)?\w+_(devc|bin)\.o$", path):
         return "weights"
-    if re.search(r"(^|/)models/(mlperf/\w+/)?\w+\.o$", path):
+    if re.search(r"(^|/)models/((mlperf|tflm)/\w+/)?\w+\.o$", path):
         return "model"
     if "ffi_core_board" in path or "/boards/" in path:
         return "board"

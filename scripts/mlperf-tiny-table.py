@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The table of scripts/mlperf-tiny.sh, from each run's printout, cycle
-model log (tools/cycle-model), linker map and model.json.
+"""The tables of scripts/mlperf-tiny.sh and scripts/tflm-examples.sh, from
+each run's printout, cycle model log (tools/cycle-model) and linker map.
+TARGET is the test firmware: mlperf_<model> (MLPerf Tiny's table, with the
+published figures beside it) or tflm_<model> (TFLite Micro's examples).
 
-Usage: mlperf-tiny-table.py BOARD:MODEL:BUILD_DIR...
+Usage: mlperf-tiny-table.py BOARD:TARGET:BUILD_DIR...
 """
 import json
 import os
@@ -40,44 +42,63 @@ def records(board, model):
     return "; ".join(found) or "–"
 
 
-def modeled_cycles(board, model, build, per_inference):
+def modeled_cycles(board, target, build, per_inference):
     """The cycles of the last inference: the cycle model logs one region for
     each call the firmware measures, the inferences first (one per printed
     figure), then the kernels alone."""
-    log = open(os.path.join(build, f"mlperf_{model}.cycles")).read()
+    log = open(os.path.join(build, f"{target}.cycles")).read()
     regions = [(int(c), int(i)) for c, i in
                re.findall(r"region \d+: (\d+) cycles, (\d+) instructions", log)]
     if len(regions) < len(per_inference):
-        sys.exit(f"mlperf_{model} on {board}: {len(regions)} cycle model regions for "
+        sys.exit(f"{target} on {board}: {len(regions)} cycle model regions for "
                  f"{len(per_inference)} inferences")
     cycles, insns = regions[len(per_inference) - 1]
     # The model counts between the markers, SysTick a few instructions wider.
     if abs(insns - per_inference[-1]) > 100 + per_inference[-1] // 1000:
-        sys.exit(f"mlperf_{model} on {board}: the cycle model's region has {insns} "
+        sys.exit(f"{target} on {board}: the cycle model's region has {insns} "
                  f"instructions, the firmware counted {per_inference[-1]}")
     return cycles
 
 
-def row(board, model, build):
-    text = open(os.path.join(build, f"mlperf_{model}.txt")).read()
-    if not re.search(rf"mlperf {model}: \d+ passed, 0 failed", text):
-        sys.exit(f"mlperf_{model} failed on {board}:\n{text}")
+def measure(board, target, build):
+    """The figures of one run: flash by owner, the planned activations, the
+    state carried between calls, the runtime's RAM, the model's flash and
+    RAM with the C runtime and board support, instructions and modeled
+    cycles of the last call, and the runtime's instructions in it."""
+    suite, model = target.split("_", 1)
+    text = open(os.path.join(build, f"{target}.txt")).read()
+    if not re.search(rf"{suite} {model}: \d+ passed, 0 failed", text):
+        sys.exit(f"{target} failed on {board}:\n{text}")
     per_inference = [int(n) for n in re.findall(r"instructions per inference: (\d+)", text)]
-    insns = per_inference[-1]
-    cycles = modeled_cycles(board, model, build, per_inference)
-    runtime_insns = int(re.search(r"runtime: (\d+) instructions", text).group(1))
+    f = {"insns": per_inference[-1],
+         "cycles": modeled_cycles(board, target, build, per_inference),
+         "runtime_insns": int(re.search(r"runtime: (\d+) instructions", text).group(1))}
     mem = re.search(r"plan (\d+) bytes; heap after load (\d+) bytes, after the first input (\d+), "
                     r"peak per inference (\d+)", text)
     plan, _, after_first, peak = (int(g) for g in mem.groups())
-    flash, ram, _ = sizes(os.path.join(build, "tests", "tvm", f"mlperf_{model}.map"))
+    state = re.search(r"state (\d+) bytes between calls", text)
+    f["state"] = int(state.group(1)) if state else 0
+    flash, ram, _ = sizes(os.path.join(build, "tests", "tvm", f"{target}.map"))
     # The model's RAM: its planned activations, and beside them what the
     # runtime holds (heap after the first input and above the plan during
     # one, the static RAM of ffi-core and the backend).
-    runtime_ram = (after_first + peak - plan + ram.get("ffi-core", 0) +
-                   ram.get("tvm backend", 0))
-    model_flash = sum(flash.get(k, 0) for k in ("model", "weights", "ffi-core", "tvm backend",
-                                               "runtime", "board"))
-    model_ram = plan + runtime_ram + ram.get("runtime", 0) + ram.get("board", 0)
+    f["plan"] = plan
+    f["runtime_ram"] = (after_first + peak - plan + ram.get("ffi-core", 0) +
+                        ram.get("tvm backend", 0))
+    f["flash"] = flash
+    f["model_flash"] = sum(flash.get(k, 0) for k in ("model", "weights", "ffi-core",
+                                                     "tvm backend", "runtime", "board"))
+    f["model_ram"] = (plan + f["state"] + f["runtime_ram"] + ram.get("runtime", 0) +
+                      ram.get("board", 0))
+    return f
+
+
+def row(board, target, build):
+    model = target.split("_", 1)[1]
+    m = measure(board, target, build)
+    flash, plan, runtime_ram, insns = m["flash"], m["plan"], m["runtime_ram"], m["insns"]
+    cycles, runtime_insns, model_flash, model_ram = (m["cycles"], m["runtime_insns"],
+                                                    m["model_flash"], m["model_ram"])
     name, bound, latency_ms = FACTS[model]
     ram_goal = 1.5 * bound + 16384
     fits = model_flash <= L4R5ZI_FLASH and model_ram <= L4R5ZI_RAM
@@ -90,17 +111,37 @@ def row(board, model, build):
             f"{kb(model_flash)} / {kb(model_ram)} {'yes' if fits else 'NO'} |")
 
 
+def tflm_row(board, target, build):
+    m = measure(board, target, build)
+    flash = m["flash"]
+    return (f"| {target.split('_', 1)[1]} | {board} | {kb(flash.get('model', 0))} | "
+            f"{kb(flash.get('weights', 0))} | {kb(flash.get('ffi-core', 0))} | "
+            f"{kb(flash.get('tvm backend', 0))} | {kb(m['plan'])} | {kb(m['state'])} | "
+            f"{kb(m['runtime_ram'])} | {kb(m['model_flash'])} / {kb(m['model_ram'])} | "
+            f"{m['insns'] / 1e6:.3f} M | {m['cycles'] / 1e6:.3f} M | "
+            f"{100.0 * m['runtime_insns'] / m['insns']:.2f} % |")
+
+
 def main():
+    runs = [a.split(":", 2) for a in sys.argv[1:]]
+    if all(target.startswith("tflm_") for _, target, _ in runs):
+        print("| model | board | flash KB: model code | constants | ffi-core | TVM backend | "
+              "RAM KB: activations | state between calls | runtime | with C runtime and board: "
+              "flash / RAM KB | instructions / inference | modeled cycles / inference | "
+              "runtime share |")
+        print("|---" * 13 + "|")
+        for board, target, build in runs:
+            print(tflm_row(board, target, build))
+        return
     print("| model | board | flash KB: model code | constants | ffi-core | TVM backend | "
           "RAM KB: activations | runtime | model total (goal) | instructions / inference | "
           "modeled cycles / inference | published records on the core's class (cycles) | "
           "runtime share | activation bound KB | microTVM on L4R5ZI × 120 MHz | "
           "fits L4R5ZI (flash / RAM KB, 2048 / 640) |")
     print("|---" * 16 + "|")
-    runs = [a.split(":", 2) for a in sys.argv[1:]]
     order = list(FACTS)
-    for board, model, build in sorted(runs, key=lambda r: (order.index(r[1]),)):
-        print(row(board, model, build))
+    for board, target, build in sorted(runs, key=lambda r: (order.index(r[1][len("mlperf_"):]),)):
+        print(row(board, target, build))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,468 @@
+// Runs one TFLite model that ffi-core's compile path built (MLPerf Tiny's,
+// TFLite Micro's examples; gen_tflite_test.py writes MODEL_DATA): its `main`
+// from the system library over each sequence of calls, twice (arguments as
+// DLTensors, then as Tensor objects), from the reset state: each state
+// tensor (SVDF's, LSTM's) filled with its zero point, then carried from one
+// call to the next. Every result must equal TVM's own VirtualMachine's on
+// the host, every output be within 1 LSB of LiteRT's where LiteRT runs the
+// model (the first int8 output with the same argmax), and both runs agree; a
+// wrong dtype or shape must give TVM's kind and message. Memory comes from
+// one static heap sized by the compile path's figure plus the runtime's; the
+// firmware prints its peak and, on boards, the instructions per call
+// (SysTick clock counts: instructions under QEMU -icount shift=0).
+#include <ffi_core/heap_allocator.h>
+#include <ffi_core/tvm_vm.h>
+#include <tvm/ffi/c_api.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "tvm_test_support.h"
+
+// A tensor of the model: dtype, shape, zero point (a state's reset value),
+// bytes.
+struct ModelTensor {
+  DLDataType dtype;
+  int ndim;
+  int64_t shape[6];
+  int32_t zero_point;
+  int bytes;
+};
+
+// One argument of a kernel call; `blob`: the weight blob, read in place.
+struct ModelKernelArg {
+  DLDataType dtype;
+  int ndim;
+  int64_t shape[6];
+  bool blob;
+};
+
+constexpr int kKernelMaxArgs = 8;
+struct ModelKernelCall {
+  const char* name;
+  int num_args;
+  ModelKernelArg args[kKernelMaxArgs];
+};
+
+#include MODEL_DATA
+
+#ifdef MODEL_NS_PER_COUNT_X100
+#include <ffi_core_board/systick.h>
+#endif
+
+using namespace tvm_test;
+
+namespace {
+
+constexpr int kNumArgs = MODEL_NUM_INPUTS + MODEL_NUM_STATES;
+constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
+// What the runtime itself takes beside the planned storage: the register
+// file, tensor and shape objects.
+#ifndef MODEL_RUNTIME_BYTES
+#define MODEL_RUNTIME_BYTES 8192
+#endif
+// The new state a call returns comes from the heap too.
+ffi_core::StaticHeap<MODEL_RAM_BYTES + MODEL_STATE_BYTES + MODEL_RUNTIME_BYTES> g_heap;
+// The state the firmware carries from one call to the next.
+alignas(8) uint8_t g_state[MODEL_STATE_BYTES + 1];
+
+DLTensor Input(const void* data, DLDataType dtype, const int64_t* shape, int ndim) {
+  DLTensor t;
+  std::memset(&t, 0, sizeof(t));  // the short-enum policy: zero every byte
+  t.data = const_cast<void*>(data);
+  t.device.device_type = kDLCPU;
+  t.ndim = ndim;
+  t.dtype = dtype;
+  t.shape = const_cast<int64_t*>(shape);
+  return t;
+}
+
+struct Borrowed {
+  static void Free(DLManagedTensor*) {}
+};
+
+int Count(const ModelTensor& t) { return t.bytes / (t.dtype.bits / 8); }
+
+#if MODEL_HAS_LITERT
+// Element i of v as a double (every type the test takes is exact in one).
+double At(const void* v, DLDataType t, int i) {
+  if (t.code == kDLFloat) return static_cast<const float*>(v)[i];
+  switch (t.bits) {
+    case 8:
+      return static_cast<const int8_t*>(v)[i];
+    case 16:
+      return static_cast<const int16_t*>(v)[i];
+    default:
+      return static_cast<const int32_t*>(v)[i];
+  }
+}
+
+int ArgMax(const void* v, const ModelTensor& t) {
+  int best = 0;
+  for (int i = 1; i < Count(t); ++i) best = At(v, t.dtype, i) > At(v, t.dtype, best) ? i : best;
+  return best;
+}
+#endif
+
+// Call `call` of the whole run's data of tensor k (the tables' layout).
+const void* Values(const void* const* table, int k, const ModelTensor& t, int call) {
+  return static_cast<const uint8_t*>(table[k]) + static_cast<size_t>(call) * t.bytes;
+}
+
+uint8_t* State(int s) {
+  uint8_t* at = g_state;
+  for (int i = 0; i < s; ++i) at += kArgs[MODEL_NUM_INPUTS + i].bytes;
+  return at;
+}
+
+// The reset: each state tensor filled with its zero point.
+void Reset() {
+  for (int s = 0; s < MODEL_NUM_STATES; ++s) {
+    const ModelTensor& t = kArgs[MODEL_NUM_INPUTS + s];
+    for (int i = 0; i < Count(t); ++i) {
+      switch (t.dtype.bits) {
+        case 8:
+          reinterpret_cast<int8_t*>(State(s))[i] = static_cast<int8_t>(t.zero_point);
+          break;
+        case 16:
+          reinterpret_cast<int16_t*>(State(s))[i] = static_cast<int16_t>(t.zero_point);
+          break;
+        default:
+          reinterpret_cast<int32_t*>(State(s))[i] = t.zero_point;
+      }
+    }
+  }
+}
+
+// Result k's bytes, checked for shape and dtype; NULL when they are wrong.
+const void* ResultBytes(const TVMFFIAny& result, int k) {
+  const TVMFFIAny* item = &result;
+  if (kNumResults > 1) {
+    if (result.type_index != kTVMFFIArray) return nullptr;
+    const auto* cell = reinterpret_cast<const TVMFFISeqCell*>(result.v_obj + 1);
+    if (cell->size != kNumResults) return nullptr;
+    item = static_cast<const TVMFFIAny*>(cell->data) + k;
+  }
+  if (item->type_index != kTVMFFITensor) return nullptr;
+  const DLTensor* t = TVMFFITensorGetDLTensorPtr(item->v_obj);
+  const ModelTensor& want = kResults[k];
+  if (t->ndim != want.ndim || t->dtype.code != want.dtype.code ||
+      t->dtype.bits != want.dtype.bits) {
+    return nullptr;
+  }
+  for (int i = 0; i < want.ndim; ++i) {
+    if (t->shape[i] != want.shape[i]) return nullptr;
+  }
+  return static_cast<const uint8_t*>(t->data) + t->byte_offset;
+}
+
+// FNV-1a, for comparing the two runs without keeping the first's results.
+uint32_t Hash(uint32_t h, const void* data, int n) {
+  for (int i = 0; i < n; ++i) h = (h ^ static_cast<const uint8_t*>(data)[i]) * 16777619u;
+  return h;
+}
+
+#ifdef MODEL_NS_PER_COUNT_X100
+// The cycle model (tools/cycle-model, scripts/mlperf-tiny.sh) counts from
+// the entry of the first to the entry of the second, one region for each
+// call Infer measures; noipa keeps both real calls to functions of their own.
+extern "C" __attribute__((noipa)) void ffi_core_cycles_begin() {}
+extern "C" __attribute__((noipa)) void ffi_core_cycles_end() {}
+#endif
+
+// Calls fn (main on one call's arguments, or a kernel); on boards puts its
+// instructions under QEMU -icount shift=0 into *clock (SysTick counts times
+// virtual ns per count).
+int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, int num_args, TVMFFIAny* result,
+          uint64_t* clock) {
+#ifdef MODEL_NS_PER_COUNT_X100
+  constexpr uint32_t kReload = 999;  // an interrupt every 1000 counts
+  ffi_core_systick_start(kReload);
+  while (ffi_core_systick_count() == 0) {
+  }  // the counter loads kReload on the clock after start
+  const uint32_t ticks0 = ffi_core_systick_ticks();
+  const uint32_t val0 = ffi_core_systick_count();
+  ffi_core_cycles_begin();
+  const int rc = TVMFFIFunctionCall(fn, in, num_args, result);
+  ffi_core_cycles_end();
+  const uint32_t val1 = ffi_core_systick_count();
+  const uint32_t ticks1 = ffi_core_systick_ticks();
+  ffi_core_systick_stop();
+  const uint64_t counts = uint64_t{ticks1 - ticks0} * (kReload + 1) + val0 - val1;
+  *clock = counts * MODEL_NS_PER_COUNT_X100 / 100;
+  return rc;
+#else
+  *clock = 0;
+  return TVMFFIFunctionCall(fn, in, num_args, result);
+#endif
+}
+
+#ifdef MODEL_NS_PER_COUNT_X100
+extern "C" const uint8_t MODEL_CONSTANTS[];
+
+// Instructions in the model's kernels: each call of main's again, alone,
+// through the system library, on scratch activations and the weight blob in
+// place (their work does not depend on the values). The scratch comes from
+// the heap, free between inferences (the micro:bit has no RAM for more).
+uint64_t KernelInstructions(TVMFFIAny module) {
+  uint64_t total = 0;
+  auto* scratch =
+      static_cast<uint8_t*>(ffi_core::Allocate(*g_heap.allocator(), MODEL_SCRATCH_BYTES + 1, 8));
+  if (scratch == nullptr) {
+    std::printf("FAIL no heap for the kernels' %d bytes of scratch\n", MODEL_SCRATCH_BYTES);
+    ++g_failed;
+    return 0;
+  }
+  for (const ModelKernelCall& k : kKernelCalls) {
+    TVMFFIAny args[2] = {module, None()};
+    args[1].type_index = kTVMFFIRawStr;
+    args[1].v_c_str = k.name;
+    TVMFFIAny fn = None();
+    if (CallGlobal("ffi.ModuleGetFunction", args, 2, &fn) != 0 ||
+        fn.type_index != kTVMFFIFunction) {
+      std::printf("FAIL kernel %s not found\n", k.name);
+      ++g_failed;
+      return 0;
+    }
+    DLTensor tensors[kKernelMaxArgs];
+    TVMFFIAny call_args[kKernelMaxArgs];
+    uint8_t* at = scratch;
+    for (int i = 0; i < k.num_args; ++i) {
+      const ModelKernelArg& a = k.args[i];
+      tensors[i] = Input(a.blob ? MODEL_CONSTANTS : at, a.dtype, a.shape, a.ndim);
+      if (!a.blob) {
+        int64_t n = a.dtype.bits / 8;
+        for (int d = 0; d < a.ndim; ++d) n *= a.shape[d];
+        at += (n + 3) / 4 * 4;
+      }
+      call_args[i] = None();
+      call_args[i].type_index = kTVMFFIDLTensorPtr;
+      call_args[i].v_ptr = &tensors[i];
+    }
+    TVMFFIAny result = None();
+    uint64_t clock = 0;
+    if (Infer(fn.v_obj, call_args, k.num_args, &result, &clock) != 0) {
+      Taken t = TakeError();
+      std::printf("FAIL kernel %s: %s: %s\n", k.name, t.kind, t.message);
+      ++g_failed;
+    }
+    total += clock;
+    Release(&result);
+    Release(&fn);
+  }
+  ffi_core::Deallocate(*g_heap.allocator(), scratch, MODEL_SCRATCH_BYTES + 1, 8);
+  return total;
+}
+#endif
+
+// One call's arguments: the inputs of call `call` and the carried state, as
+// DLTensors (tensors == nullptr) or Tensor objects made over them (put in
+// tensors, released by the caller; each keeps its `managed` until then).
+void Arguments(int call, DLTensor* dl, TVMFFIAny* in, DLManagedTensor* managed = nullptr,
+               TVMFFIObjectHandle* tensors = nullptr) {
+  for (int k = 0; k < kNumArgs; ++k) {
+    const ModelTensor& t = kArgs[k];
+    const void* data =
+        k < MODEL_NUM_INPUTS ? Values(kInputData, k, t, call) : State(k - MODEL_NUM_INPUTS);
+    dl[k] = Input(data, t.dtype, t.shape, t.ndim);
+    in[k] = None();
+    if (tensors == nullptr) {
+      in[k].type_index = kTVMFFIDLTensorPtr;
+      in[k].v_ptr = &dl[k];
+    } else {
+      managed[k] = DLManagedTensor{dl[k], nullptr, &Borrowed::Free};
+      tensors[k] = nullptr;
+      Check(TVMFFITensorFromDLPack(&managed[k], 0, 0, &tensors[k]) == 0,
+            "an argument as a Tensor");
+      in[k].type_index = kTVMFFITensor;
+      in[k].v_ptr = tensors[k];
+    }
+  }
+}
+
+void BadInput(TVMFFIObjectHandle fn, const DLTensor& t, const char* what, const char* kind,
+              const char* message) {
+  Reset();
+  DLTensor dl[kNumArgs];
+  TVMFFIAny in[kNumArgs];
+  Arguments(0, dl, in);
+  dl[0] = t;
+  TVMFFIAny result = None();
+  const int rc = TVMFFIFunctionCall(fn, in, kNumArgs, &result);
+  Taken e = TakeError();
+  const size_t n = std::strlen(e.message);
+  const size_t m = std::strlen(message);
+  // TVM's message adds its check's text in front of what ffi-core's says.
+  const bool ok = rc != 0 && std::strcmp(e.kind, kind) == 0 && n > 0 && n <= m &&
+                  std::strcmp(message + (m - n), e.message) == 0;
+  std::printf("%s bad %s -> %s: %s\n", MODEL_NAME, what, e.kind, e.message);
+  Check(ok, "a bad input gives TVM's kind and message");
+}
+
+// Checks one call's results; returns their hash, 0 when missing.
+uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call) {
+  uint32_t hash = 2166136261u;
+  bool same_as_host = true;
+#if MODEL_HAS_LITERT
+  bool within = true;
+  double worst = 0;
+  int argmax = -1;
+  int argmax_litert = -1;
+#endif
+  for (int k = 0; k < kNumResults; ++k) {
+    const void* out = ResultBytes(result, k);
+    Check(out != nullptr, "result shape and dtype");
+    if (out == nullptr) return 0;
+    const ModelTensor& t = kResults[k];
+    hash = Hash(hash, out, t.bytes);
+    same_as_host = same_as_host && std::memcmp(out, Values(kTvmHostData, k, t, call), t.bytes) == 0;
+#if MODEL_HAS_LITERT
+    if (k < MODEL_NUM_OUTPUTS) {
+      const void* ref = Values(kLiteRTData, k, t, call);
+      for (int i = 0; i < Count(t); ++i) {
+        const double a = At(out, t.dtype, i);
+        const double b = At(ref, t.dtype, i);
+        const double d = std::fabs(a - b);
+        worst = d > worst ? d : worst;
+        // 1 LSB for integers; 1e-3 relative or 1e-4 absolute for float32.
+        within = within && (t.dtype.code == kDLFloat ? d <= 1e-4 || d <= 1e-3 * std::fabs(b)
+                                                     : d <= 1);
+      }
+      if (argmax < 0 && t.dtype.code == kDLInt && t.dtype.bits == 8 && Count(t) > 1) {
+        argmax = ArgMax(out, t);
+        argmax_litert = ArgMax(ref, t);
+      }
+    }
+#endif
+  }
+  std::printf("%s input %d", MODEL_NAME, seq);
+  if (MODEL_STEPS > 1) std::printf(" call %d", step);
+  std::printf(" run %d: ", run + 1);
+#if MODEL_HAS_LITERT
+  // Integer outputs in LSB, float32 in millionths (printf without floats).
+  if (kResults[0].dtype.code == kDLFloat) {
+    std::printf("max |ffi-core - LiteRT| = %ld e-6", static_cast<long>(worst * 1e6));
+  } else {
+    std::printf("max |ffi-core - LiteRT| = %ld LSB", static_cast<long>(worst));
+  }
+  if (argmax >= 0) std::printf(", argmax %d (LiteRT %d)", argmax, argmax_litert);
+  std::printf(", ");
+  Check(within && argmax == argmax_litert, "within 1 LSB of LiteRT, same argmax");
+#endif
+  std::printf("%s TVM's VM on the host\n", same_as_host ? "equal to" : "DIFFERENT from");
+  Check(same_as_host, "equal to TVM's VM on the host");
+  // The next call's state: this one's.
+  for (int s = 0; s < MODEL_NUM_STATES; ++s) {
+    std::memcpy(State(s), ResultBytes(result, MODEL_NUM_OUTPUTS + s),
+                kResults[MODEL_NUM_OUTPUTS + s].bytes);
+  }
+  return hash;
+}
+
+}  // namespace
+
+int main() {
+  ffi_core::SetAllocator(g_heap.allocator());
+  TVMFFIAny module = None();
+  TVMFFIAny fn = None();
+  TVMFFIAny args[2] = {None(), None()};
+  if (CallGlobal("ffi.SystemLib", nullptr, 0, &module) == 0) {
+    args[0] = module;
+    args[1].type_index = kTVMFFIRawStr;
+    args[1].v_c_str = "main";
+    CallGlobal("ffi.ModuleGetFunction", args, 2, &fn);
+  }
+  if (fn.type_index != kTVMFFIFunction) {
+    Taken t = TakeError();
+    std::printf("FAIL %s: main not found (%s: %s)\n", MODEL_NAME, t.kind, t.message);
+    return 1;
+  }
+  const size_t heap_at_start = g_heap.used_bytes();
+  size_t peak = 0;
+  size_t after_first = 0;  // the first sequence also caches the VM's look-ups
+  uint64_t last_clock = 0;
+  for (int seq = 0; seq < MODEL_SEQUENCES; ++seq) {
+    uint32_t first[MODEL_STEPS] = {};
+    for (int run = 0; run < 2; ++run) {
+      Reset();
+      for (int step = 0; step < MODEL_STEPS; ++step) {
+        const int call = seq * MODEL_STEPS + step;
+        DLTensor dl[kNumArgs];
+        TVMFFIAny in[kNumArgs];
+        DLManagedTensor managed[kNumArgs];
+        TVMFFIObjectHandle tensors[kNumArgs];
+        Arguments(call, dl, in, managed, run == 0 ? nullptr : tensors);
+        TVMFFIAny result = None();
+        g_heap.ResetPeak();
+        const size_t before = g_heap.used_bytes();
+        uint64_t clock = 0;
+        const int rc = Infer(fn.v_obj, in, kNumArgs, &result, &clock);
+        if (run == 1) {
+          for (TVMFFIObjectHandle t : tensors) TVMFFIObjectDecRef(t);
+        }
+        if (rc != 0) {
+          Taken t = TakeError();
+          std::printf("FAIL %s input %d call %d run %d: %s: %s\n", MODEL_NAME, seq, step,
+                      run + 1, t.kind, t.message);
+          ++g_failed;
+          break;
+        }
+        if (g_heap.peak_bytes() - before > peak) peak = g_heap.peak_bytes() - before;
+        const uint32_t hash = CheckCall(result, seq, step, run, call);
+        if (run == 0) {
+          first[step] = hash;
+        } else {
+          Check(hash != 0 && hash == first[step], "the same both runs");
+        }
+#ifdef MODEL_NS_PER_COUNT_X100
+        std::printf("%s instructions per inference: %lu\n", MODEL_NAME,
+                    static_cast<unsigned long>(clock));
+#endif
+        last_clock = clock;
+        Release(&result);
+      }
+    }
+    if (seq == 0) after_first = g_heap.used_bytes();
+  }
+#ifdef MODEL_NS_PER_COUNT_X100
+  const uint64_t kernels = KernelInstructions(module);
+  const uint64_t runtime = last_clock > kernels ? last_clock - kernels : 0;
+  std::printf(
+      "%s kernels: %lu instructions in %d calls; runtime: %lu instructions, %lu.%02lu %% "
+      "of an inference\n",
+      MODEL_NAME, static_cast<unsigned long>(kernels),
+      static_cast<int>(sizeof(kKernelCalls) / sizeof(kKernelCalls[0])),
+      static_cast<unsigned long>(runtime), static_cast<unsigned long>(runtime * 100 / last_clock),
+      static_cast<unsigned long>(runtime * 10000 / last_clock % 100));
+#else
+  (void)last_clock;
+#endif
+  FFICoreTVMVMStats stats;
+  FFICoreTVMGetVMStats(&stats);
+  std::printf(
+      "%s memory: compile path's plan %d bytes; heap after load %lu bytes, after the first "
+      "input %lu, peak per inference %lu bytes more (heap %lu); "
+      "constants %lu bytes in flash, %lu in place, %lu bytes copied; state %d bytes between "
+      "calls\n",
+      MODEL_NAME, MODEL_RAM_BYTES, static_cast<unsigned long>(heap_at_start),
+      static_cast<unsigned long>(after_first), static_cast<unsigned long>(peak),
+      static_cast<unsigned long>(sizeof(g_heap)), static_cast<unsigned long>(MODEL_CONSTANT_BYTES),
+      static_cast<unsigned long>(stats.constants_in_place),
+      static_cast<unsigned long>(stats.constant_bytes_copied), MODEL_STATE_BYTES);
+  Check(stats.constant_bytes_copied == 0, "no constant copied to RAM");
+  Check(g_heap.used_bytes() == after_first, "every inference gave its memory back");
+
+  const ModelTensor& in0 = kArgs[0];
+  BadInput(fn.v_obj, Input(kInputData[0], MODEL_BAD_DTYPE, in0.shape, in0.ndim), "dtype",
+           MODEL_BAD_DTYPE_KIND, MODEL_BAD_DTYPE_MESSAGE);
+  int64_t flat[1] = {Count(in0) - 1};
+  BadInput(fn.v_obj, Input(kInputData[0], in0.dtype, flat, 1), "shape", MODEL_BAD_SHAPE_KIND,
+           MODEL_BAD_SHAPE_MESSAGE);
+
+  Release(&fn);
+  Release(&module);
+  std::printf("%s %s: %d passed, %d failed\n", MODEL_SUITE, MODEL_NAME, g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}
