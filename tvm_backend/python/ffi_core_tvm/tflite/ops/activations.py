@@ -12,7 +12,8 @@ import numpy as np
 from tflite.LeakyReluOptions import LeakyReluOptions
 from tvm import te
 
-from ..gemmlowp import inv_sqrt_multiplier, mbqm, quantize
+from ..gemmlowp import (float_table, inv_sqrt_multiplier, libm, mbqm, quantize, rdpot, srdhm16,
+                        wrap16)
 from ..model import UnsupportedModel
 from ..registry import lowering
 
@@ -115,3 +116,62 @@ def rsqrt(ctx, op):
 def neg(ctx, op):
     # LiteRT's NEG ignores the quantization: -q in int8, so -(-128) wraps to -128.
     return lookup(ctx, op, "neg", [(-int(v) + 128) % 256 - 128 for v in _INPUTS])
+
+
+@lowering("LOGISTIC", types=("int8",),
+          note="int8: LiteRT's float32 table; int16: its interpolated sigmoid table")
+def logistic(ctx, op):
+    (si, zi), (so, zo) = op.inputs[0].quant(), op.outputs[0].quant()
+    if np.float32(so) != np.float32(1 / 256):
+        raise UnsupportedModel(f"{op}: output scale {so}, TFLite's is 1/256")
+
+    def sigmoid(v):
+        return np.float32(1) / (np.float32(1) + np.float32(libm("expf")(-v)))
+    return lookup(ctx, op, "logistic", float_table(si, zi, so, zo, sigmoid))
+
+
+@lowering("TANH", types=("int8",),
+          note="int8: LiteRT's float32 table; int16: its interpolated sigmoid table")
+def tanh(ctx, op):
+    (si, zi), (so, zo) = op.inputs[0].quant(), op.outputs[0].quant()
+    return lookup(ctx, op, "tanh", float_table(si, zi, so, zo, libm("tanhf")))
+
+
+def _int16_multiplier(real):
+    """TFLite's HardSwishPrepare: QuantizeMultiplier, its mantissa rounded to
+    16 bits."""
+    mantissa, exponent = quantize(real)
+    if mantissa >= (1 << 31) - 1 - (1 << 15):
+        return (1 << 15) - 1, exponent
+    return (mantissa + (1 << 15)) >> 16, exponent
+
+
+@lowering("HARD_SWISH", types=("int8",))
+def hard_swish(ctx, op):
+    (si, zi), (so, zo) = op.inputs[0].quant(), op.outputs[0].quant()
+    hires = np.float32(1 / 128) * np.float32(si)
+    out_m, out_e = _int16_multiplier(_f32(hires / np.float32(so)))
+    relu_m, relu_e = _int16_multiplier(_f32(hires / np.float32(3 / 32768)))
+    if out_e > 0:
+        raise UnsupportedModel(f"{op}: output scale below input scale / 128")
+
+    def sat16(v):
+        return max(-(1 << 15), min((1 << 15) - 1, v))
+
+    def out(v):
+        # TFLite's reference HardSwish on int16 fixed point.
+        x = (v - zi) * 128
+        preshift = srdhm16(x, out_m)
+        relu = x
+        if relu_e > 0:
+            relu = sat16(relu << (relu_e - 1))
+        relu = srdhm16(relu, relu_m)
+        if relu_e > 0:
+            relu = sat16(relu << 1)
+        elif relu_e < 0:
+            relu = rdpot(relu, -relu_e)
+        relu = (relu + (1 << 15)) >> 1
+        product = relu * preshift
+        y = wrap16(rdpot(int(product / (1 << 15)), -out_e) + zo)  # truncating high half
+        return y
+    return lookup(ctx, op, "hard_swish", [out(int(v)) for v in _INPUTS])
