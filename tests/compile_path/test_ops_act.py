@@ -46,3 +46,40 @@ def test_unary_int8_every_input(op, x, out):
     buf = _unary(op, "int8", x, out, (2, 128))
     inputs = [np.arange(-128, 128, dtype=np.int8).reshape(2, 128)]
     _assert_exact(ffi_core_host(buf, inputs)[0], litert_reference(buf, inputs)[0], "int8")
+
+
+def _seed(request):
+    return zlib.crc32(request.node.callspec.id.encode())
+
+
+def _sum(shape, axes, keep_dims, x, out):
+    mb = ModelBuilder()
+    tx = mb.tensor(shape, "int8", "x", scale=x[0], zero_point=x[1])
+    axis = mb.tensor((len(axes),), "int32", "axis", data=list(axes))
+    reduced = [a % len(shape) for a in axes]
+    out_shape = [1 if i in reduced else d for i, d in enumerate(shape) if keep_dims or i not in
+                 reduced]
+    y = mb.tensor(out_shape, "int8", "y", scale=out[0], zero_point=out[1])
+    mb.operator("SUM", [tx, axis], [y], {"keep_dims": keep_dims})
+    return mb.finish([tx], [y])
+
+
+SUMS = [
+    pytest.param((2, 5, 3), (1,), True, (0.05, -4), (0.2, 6), id="sum_middle_keepdims"),
+    pytest.param((3, 4, 6), (0, 2), False, (0.02, 3), (0.4, 1), id="sum_two_axes"),
+    pytest.param((4, 7), (-1,), False, (0.1, 0), (0.5, 0), id="sum_last_axis"),
+]
+
+
+@pytest.mark.parametrize("shape, axes, keep_dims, x, out", SUMS)
+def test_sum_int8(shape, axes, keep_dims, x, out, request):
+    """LiteRT's reference SUM reads int8 data as uint8 (its kReference branch
+    instantiates the uint8 kernel): the two agree on inputs from 0 to 127
+    whose sums land in 0..127, which these are. The lowering computes the
+    int8 SUM of TFLite Micro and of LiteRT's optimized kernel."""
+    buf = _sum(shape, axes, keep_dims, x, out)
+    rng = np.random.default_rng(_seed(request))
+    inputs = [rng.integers(0, 127, size=shape, endpoint=True).astype(np.int8)]
+    want = litert_reference(buf, inputs)[0]
+    assert want.min() > 0 and want.max() < 127, "the sums reach int8's top or bottom"
+    _assert_exact(ffi_core_host(buf, inputs)[0], want, "int8")
