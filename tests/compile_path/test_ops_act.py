@@ -83,3 +83,23 @@ def test_sum_int8(shape, axes, keep_dims, x, out, request):
     want = litert_reference(buf, inputs)[0]
     assert want.min() > 0 and want.max() < 127, "the sums reach int8's top or bottom"
     _assert_exact(ffi_core_host(buf, inputs)[0], want, "int8")
+
+
+UNARY16 = [
+    pytest.param("LOGISTIC", 1 / 4096, id="logistic_int16_pot"),
+    pytest.param("LOGISTIC", 0.0003, id="logistic_int16"),
+    pytest.param("LOGISTIC", 1 / 1024, id="logistic_int16_pot_wide"),
+    pytest.param("TANH", 1 / 4096, id="tanh_int16_pot"),
+    pytest.param("TANH", 1 / 2048, id="tanh_int16_pot_shift1"),
+    pytest.param("TANH", 0.00021, id="tanh_int16"),
+    pytest.param("TANH", 0.0011, id="tanh_int16_wide"),
+]
+
+
+@pytest.mark.parametrize("op, scale", UNARY16)
+def test_unary_int16_sweep(op, scale):
+    """Every 13th int16 value from the bottom, and the top."""
+    buf = _unary(op, "int16", (scale, 0), (1 / 32768, 0), (3, 1681))
+    x = np.concatenate([np.arange(-32768, 32767, 13), [32767]])
+    inputs = [x.astype(np.int16).reshape(3, 1681)]
+    _assert_exact(ffi_core_host(buf, inputs)[0], litert_reference(buf, inputs)[0], "int16")
