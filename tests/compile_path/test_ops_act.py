@@ -1,5 +1,5 @@
 """The compile path against LiteRT's reference kernels, exactly: int8 and
-int16 LOGISTIC and TANH, int8 HARD_SWISH, LOG_SOFTMAX and SUM
+int16 LOGISTIC and TANH, int8 HARD_SWISH and SUM
 (tflite_builder.py, reference.py). Unary operators see every int8 input
 value, and int16 ones a sweep of their range."""
 import zlib

@@ -122,7 +122,13 @@ def srdhm16(a, b):
         return (1 << 15) - 1
     ab = a * b
     v = ab + ((1 << 14) if ab >= 0 else 1 - (1 << 14))
-    return int(v / (1 << 15))  # C's division truncates
+    return trunc_div_pot(v, 15)
+
+
+def trunc_div_pot(x, exponent):
+    """x / 2^exponent truncated toward zero, as C's integer division."""
+    q = abs(x) >> exponent
+    return q if x >= 0 else -q
 
 
 def wrap16(x):

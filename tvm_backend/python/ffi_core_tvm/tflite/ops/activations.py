@@ -16,7 +16,7 @@ from tvm import tirx as tir
 
 from ...weight_blob import read
 from ..gemmlowp import (float_table, inv_sqrt_multiplier, libm, mbqm, quantize, rdpot, srdhm16,
-                        wrap16)
+                        trunc_div_pot, wrap16)
 from ..model import UnsupportedModel
 from ..registry import lowering
 
@@ -249,7 +249,6 @@ def hard_swish(ctx, op):
         elif relu_e < 0:
             relu = rdpot(relu, -relu_e)
         relu = (relu + (1 << 15)) >> 1
-        product = relu * preshift
-        y = wrap16(rdpot(int(product / (1 << 15)), -out_e) + zo)  # truncating high half
-        return y
+        # SaturatingDoublingHighMul: the high half, truncated.
+        return wrap16(rdpot(trunc_div_pot(relu * preshift, 15), -out_e) + zo)
     return lookup(ctx, op, "hard_swish", [out(int(v)) for v in _INPUTS])
