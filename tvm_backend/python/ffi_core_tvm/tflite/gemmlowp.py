@@ -5,6 +5,9 @@ An int8 unary operator has 256 possible inputs, so its lowering computes the
 (gemmlowp's fixed point, rounding half away from zero), and the kernel
 looks them up. Values wrap to int32 where the C++ does.
 """
+import ctypes
+import ctypes.util
+import functools
 import math
 
 import numpy as np
@@ -88,3 +91,45 @@ def inv_sqrt_multiplier(value):
         x <<= -shift
         shift = 0
     return x, -shift
+
+
+@functools.lru_cache(maxsize=None)
+def libm(name):
+    """The C library's float32 function `name` (expf, tanhf): LiteRT's tables
+    call them, and numpy's float32 versions may differ by an ulp."""
+    fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    return fn
+
+
+def float_table(in_scale, in_zp, out_scale, out_zp, transform):
+    """TFLite's LUTPopulate<int8_t>: the 256 int8 outputs of a float32
+    function, dequantized, transformed and requantized in float32, for the
+    inputs -128..127."""
+    f32 = np.float32
+    inverse = f32(1) / f32(out_scale)
+    table = []
+    for v in range(-128, 128):
+        y = f32(transform(f32(f32(in_scale) * f32(v - in_zp)))) * inverse
+        q = math.copysign(math.floor(abs(float(y)) + 0.5), float(y))  # TfLiteRound
+        table.append(int(max(-128, min(127, q + out_zp))))
+    return table
+
+
+def srdhm16(a, b):
+    """SaturatingRoundingDoublingHighMul on int16."""
+    if a == b == -(1 << 15):
+        return (1 << 15) - 1
+    ab = a * b
+    v = ab + ((1 << 14) if ab >= 0 else 1 - (1 << 14))
+    return trunc_div_pot(v, 15)
+
+
+def trunc_div_pot(x, exponent):
+    """x / 2^exponent truncated toward zero, as C's integer division."""
+    q = abs(x) >> exponent
+    return q if x >= 0 else -q
+
+
+def wrap16(x):
+    return (x + (1 << 15)) % (1 << 16) - (1 << 15)

@@ -1,5 +1,5 @@
-"""Reductions over constant axes: MEAN, REDUCE_MAX (int8, int16) and
-ARG_MAX (int8 in; int32 or int64 out)."""
+"""Reductions over constant axes: MEAN, REDUCE_MAX (int8, int16), SUM (int8)
+and ARG_MAX (int8 in; int32 or int64 out)."""
 import numpy as np
 from tflite.ArgMaxOptions import ArgMaxOptions
 from tflite.ReducerOptions import ReducerOptions
@@ -49,7 +49,7 @@ def _reduction(ctx, op, name, key, axes, combine, finish):
     return ctx.reshape(y, out_shape, out.shape)
 
 
-def _mean(ctx, op):
+def _mean_or_sum(ctx, op, name):
     x, axis = op.inputs[:2]
     out = op.outputs[0]
     axes = _axes(op, x, axis)
@@ -59,21 +59,28 @@ def _mean(ctx, op):
     mantissa, right_shift = quantize_multiplier(si / so)
     lo, hi = _RANGE[out.dtype]
     count = int(np.prod([x.shape[d] for d in axes])) if axes else 1
-    # TFLite folds 1/count into the multiplier: shifted up by up to
-    # log2(count) bits first, then divided (truncating).
-    shift = min(count.bit_length() - 1, 32, 31 + (31 - right_shift))
-    mantissa = (mantissa << shift) // count
-    right_shift += shift
+    if name == "mean":
+        # TFLite folds 1/count into the multiplier: shifted up by up to
+        # log2(count) bits first, then divided (truncating).
+        shift = min(count.bit_length() - 1, 32, 31 + (31 - right_shift))
+        mantissa = (mantissa << shift) // count
+        right_shift += shift
 
     def finish(total, n):
         v = multiply_double_rounding(total - tir.const(zi * n, "int32"), mantissa, right_shift)
         return tir.max(tir.min(v + zo, tir.const(hi, "int32")), tir.const(lo, "int32"))
-    return _reduction(ctx, op, "mean", (zi, zo, mantissa, right_shift), axes, "sum", finish)
+    return _reduction(ctx, op, name, (zi, zo, mantissa, right_shift), axes, "sum", finish)
 
 
 @lowering("MEAN", types=("int8", "int16"), options=ReducerOptions)
 def mean(ctx, op):
-    return _mean(ctx, op)
+    return _mean_or_sum(ctx, op, "mean")
+
+
+@lowering("SUM", types=("int8",), options=ReducerOptions,
+          note="int8: as TFLite Micro (LiteRT's reference kernel reads int8 as uint8)")
+def sum_(ctx, op):
+    return _mean_or_sum(ctx, op, "sum")
 
 
 @lowering("REDUCE_MAX", types=("int8", "int16"), options=ReducerOptions)

@@ -1,0 +1,105 @@
+"""The compile path against LiteRT's reference kernels, exactly: int8 and
+int16 LOGISTIC and TANH, int8 HARD_SWISH and SUM
+(tflite_builder.py, reference.py). Unary operators see every int8 input
+value, and int16 ones a sweep of their range."""
+import zlib
+
+import numpy as np
+import pytest
+from reference import assert_close, ffi_core_host, litert_reference
+from tflite_builder import ModelBuilder
+
+
+def _unary(op, dtype, x, out, shape):
+    mb = ModelBuilder()
+    tx = mb.tensor(shape, dtype, "x", scale=x[0], zero_point=x[1])
+    y = mb.tensor(shape, dtype, "y", scale=out[0], zero_point=out[1])
+    mb.operator(op, [tx], [y])
+    return mb.finish([tx], [y])
+
+
+def _assert_exact(got, want, dtype):
+    assert np.unique(want).size > 2, f"nearly constant: {np.unique(want)}"
+    assert_close(got, want, dtype)
+    bad = got != want
+    assert not bad.any(), \
+        f"{int(bad.sum())} differ, at {np.argwhere(bad)[:5].tolist()}: got {got[bad][:5]}, " \
+        f"LiteRT {want[bad][:5]}"
+
+
+UNARY8 = [
+    pytest.param("LOGISTIC", (0.05, -10), (1 / 256, -128), id="logistic"),
+    pytest.param("LOGISTIC", (0.11, 40), (1 / 256, -128), id="logistic_wide"),
+    pytest.param("LOGISTIC", (0.013, -128), (1 / 256, -128), id="logistic_narrow"),
+    pytest.param("TANH", (0.03, 5), (1 / 128, 0), id="tanh"),
+    pytest.param("TANH", (0.09, -20), (1 / 128, 0), id="tanh_wide"),
+    pytest.param("TANH", (0.02, 0), (0.01, 3), id="tanh_other_output_scale"),
+    pytest.param("HARD_SWISH", (0.05, -10), (0.04, -20), id="hard_swish"),
+    pytest.param("HARD_SWISH", (0.1, 30), (0.03, -128), id="hard_swish_wide"),
+    pytest.param("HARD_SWISH", (0.01, 0), (0.008, -5), id="hard_swish_narrow"),
+    pytest.param("HARD_SWISH", (0.02, 3), (0.15, 10), id="hard_swish_coarse_output"),
+]
+
+
+@pytest.mark.parametrize("op, x, out", UNARY8)
+def test_unary_int8_every_input(op, x, out):
+    buf = _unary(op, "int8", x, out, (2, 128))
+    inputs = [np.arange(-128, 128, dtype=np.int8).reshape(2, 128)]
+    _assert_exact(ffi_core_host(buf, inputs)[0], litert_reference(buf, inputs)[0], "int8")
+
+
+def _seed(request):
+    return zlib.crc32(request.node.callspec.id.encode())
+
+
+def _sum(shape, axes, keep_dims, x, out):
+    mb = ModelBuilder()
+    tx = mb.tensor(shape, "int8", "x", scale=x[0], zero_point=x[1])
+    axis = mb.tensor((len(axes),), "int32", "axis", data=list(axes))
+    reduced = [a % len(shape) for a in axes]
+    out_shape = [1 if i in reduced else d for i, d in enumerate(shape) if keep_dims or i not in
+                 reduced]
+    y = mb.tensor(out_shape, "int8", "y", scale=out[0], zero_point=out[1])
+    mb.operator("SUM", [tx, axis], [y], {"keep_dims": keep_dims})
+    return mb.finish([tx], [y])
+
+
+SUMS = [
+    pytest.param((2, 5, 3), (1,), True, (0.05, -4), (0.2, 6), id="sum_middle_keepdims"),
+    pytest.param((3, 4, 6), (0, 2), False, (0.02, 3), (0.4, 1), id="sum_two_axes"),
+    pytest.param((4, 7), (-1,), False, (0.1, 0), (0.5, 0), id="sum_last_axis"),
+]
+
+
+@pytest.mark.parametrize("shape, axes, keep_dims, x, out", SUMS)
+def test_sum_int8(shape, axes, keep_dims, x, out, request):
+    """LiteRT's reference SUM reads int8 data as uint8 (its kReference branch
+    instantiates the uint8 kernel): the two agree on inputs from 0 to 127
+    whose sums land in 0..127, which these are. The lowering computes the
+    int8 SUM of TFLite Micro and of LiteRT's optimized kernel."""
+    buf = _sum(shape, axes, keep_dims, x, out)
+    rng = np.random.default_rng(_seed(request))
+    inputs = [rng.integers(0, 127, size=shape, endpoint=True).astype(np.int8)]
+    want = litert_reference(buf, inputs)[0]
+    assert want.min() > 0 and want.max() < 127, "the sums reach int8's top or bottom"
+    _assert_exact(ffi_core_host(buf, inputs)[0], want, "int8")
+
+
+UNARY16 = [
+    pytest.param("LOGISTIC", 1 / 4096, id="logistic_int16_pot"),
+    pytest.param("LOGISTIC", 0.0003, id="logistic_int16"),
+    pytest.param("LOGISTIC", 1 / 1024, id="logistic_int16_pot_wide"),
+    pytest.param("TANH", 1 / 4096, id="tanh_int16_pot"),
+    pytest.param("TANH", 1 / 2048, id="tanh_int16_pot_shift1"),
+    pytest.param("TANH", 0.00021, id="tanh_int16"),
+    pytest.param("TANH", 0.0011, id="tanh_int16_wide"),
+]
+
+
+@pytest.mark.parametrize("op, scale", UNARY16)
+def test_unary_int16_sweep(op, scale):
+    """Every 13th int16 value from the bottom, and the top."""
+    buf = _unary(op, "int16", (scale, 0), (1 / 32768, 0), (3, 1681))
+    x = np.concatenate([np.arange(-32768, 32767, 13), [32767]])
+    inputs = [x.astype(np.int16).reshape(3, 1681)]
+    _assert_exact(ffi_core_host(buf, inputs)[0], litert_reference(buf, inputs)[0], "int16")
