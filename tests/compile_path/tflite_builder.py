@@ -48,6 +48,8 @@ _OPTIONS = {
     "SPACE_TO_DEPTH": "SpaceToDepthOptions",
     "DEPTH_TO_SPACE": "DepthToSpaceOptions",
     "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions",
+    "RESIZE_BILINEAR": "ResizeBilinearOptions",
+    "TRANSPOSE_CONV": "TransposeConvOptions",
     "GELU": "GeluOptions",
     "LEAKY_RELU": "LeakyReluOptions",
     "MEAN": "ReducerOptions",

@@ -79,3 +79,19 @@ def rounding_divide_by_pot(x, exponent):
         return x
     half = tir.const(1 << (exponent - 1), "int32")
     return (x + half + (x >> tir.const(31, "int32"))) >> tir.const(exponent, "int32")
+
+
+def multiply_double_rounding_per_channel(x, mantissa, right_shift):
+    """multiply_double_rounding with the mantissa and right shift read at run
+    time (int32 TIR values, from a per-channel table): the left shift where
+    the multiplier is above one, (x * m + 2^30) >> 31 as above, then
+    gemmlowp's RoundingDivideByPOT in its masked form, which is exact for any
+    exponent, 0 included."""
+    zero = tir.const(0, "int32")
+    left = tir.max(tir.const(31, "int32") - right_shift, zero)
+    exponent = tir.max(right_shift - tir.const(31, "int32"), zero)
+    product = (x << left).astype("int64") * mantissa.astype("int64")
+    high = ((product + tir.const(1 << 30, "int64")) >> tir.const(31, "int64")).astype("int32")
+    mask = (tir.const(1, "int32") << exponent) - tir.const(1, "int32")
+    threshold = (mask >> tir.const(1, "int32")) + tir.Select(high < zero, 1, 0)
+    return (high >> exponent) + tir.Select((high & mask) > threshold, 1, 0)

@@ -8,7 +8,7 @@ and clamps its fused activation's range (lo, hi), where None is no bound.
 from tvm import te
 from tvm import tirx as tir
 
-from .int8_kernels import _accumulate_in_place, _prim_func, _tap
+from .int8_kernels import _accumulate_in_place, _prim_func, _tap, transposed_tap
 from .weight_blob import read
 
 
@@ -82,6 +82,24 @@ def depthwise_conv2d(blob, w_offset, b_offset, in_shape, w_shape, out_shape, str
         return te.sum(v, axis=[kh, kw])
 
     return _biased(x, blob, acc_f, out_shape, b_offset, co, act)
+
+
+def transpose_conv2d(blob, w_offset, b_offset, in_shape, w_shape, out_shape, stride, pad, act):
+    """TRANSPOSE_CONV: y = sum(x * w) over the taps that reach each output,
+    plus the bias."""
+    _, kh_n, kw_n, ci_n = w_shape
+    x = te.placeholder(in_shape, "float32", "x")
+    w = blob_reader(blob, w_offset, w_shape)
+    kh = te.reduce_axis((0, kh_n), "kh")
+    kw = te.reduce_axis((0, kw_n), "kw")
+    ci = te.reduce_axis((0, ci_n), "ci")
+
+    def acc_f(n, oh, ow, c):
+        ih, iw, hit = transposed_tap(x, oh, ow, kh, kw, stride, pad)
+        v = tir.if_then_else(hit, x[n, ih, iw, ci] * w(c, kh, kw, ci), tir.const(0.0, "float32"))
+        return te.sum(v, axis=[kh, kw, ci])
+
+    return _biased(x, blob, acc_f, out_shape, b_offset, out_shape[3], act)
 
 
 def fully_connected(blob, w_offset, b_offset, batch, in_features, out_features, act):

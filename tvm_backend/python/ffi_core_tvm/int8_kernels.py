@@ -16,7 +16,8 @@ weights and table at offsets fixed at compile time (a Slice).
 from tvm import s_tir, te
 from tvm import tirx as tir
 
-from .fixed_point import multiply_by_quantized_multiplier
+from .fixed_point import multiply_by_quantized_multiplier, multiply_double_rounding_per_channel
+from .weight_blob import read
 
 
 class Slice:
@@ -180,6 +181,97 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
         return te.sum(xv * w(0, kh, kw, c).astype("int32"), axis=[kh, kw])
 
     return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
+
+
+def transposed_tap(x, oh, ow, kh, kw, stride, pad):
+    """(ih, iw, hit) of the input position that a transposed convolution's
+    tap (kh, kw) scatters to output (oh, ow): ih * stride + kh - pad = oh.
+    The gather form of TFLite's scatter loop; `hit` is false where no input
+    position lands there."""
+    _, h, w, _ = x.shape
+    th = oh + pad[0] - kh
+    tw = ow + pad[1] - kw
+    ih = tir.floordiv(th, stride[0])
+    iw = tir.floordiv(tw, stride[1])
+    hit = tir.all(th >= 0, tw >= 0, tir.floormod(th, stride[0]) == 0,
+                  tir.floormod(tw, stride[1]) == 0, ih < h, iw < w)
+    return ih, iw, hit
+
+
+def transpose_conv2d(s, in_shape, w_shape, out_shape, stride, pad, in_zp, out_zp, act):
+    """TRANSPOSE_CONV: y = requantize(sum((x - in_zp) * w) + bias), the sum
+    over the taps that reach each output. Where taps fall outside the input
+    depends on the position, so the zero point is subtracted per product
+    rather than folded into the bias (the table's bias is the bias alone).
+    LiteRT's kernel requantizes with double rounding (it is built without
+    TFLITE_SINGLE_ROUNDING), and so does this one."""
+    _, kh_n, kw_n, ci_n = w_shape
+    x = te.placeholder(in_shape, "int8", "x")
+    w = s.weights(w_shape)
+    kh = te.reduce_axis((0, kh_n), "kh")
+    kw = te.reduce_axis((0, kw_n), "kw")
+    ci = te.reduce_axis((0, ci_n), "ci")
+
+    def acc_f(n, oh, ow, c):
+        ih, iw, hit = transposed_tap(x, oh, ow, kh, kw, stride, pad)
+        xv = x[n, ih, iw, ci].astype("int32") - tir.const(in_zp, "int32")
+        return te.sum(tir.if_then_else(hit, xv * w(c, kh, kw, ci).astype("int32"), 0),
+                      axis=[kh, kw, ci])
+
+    acc = te.compute(out_shape, acc_f, name="acc")
+
+    def y_f(n, oh, ow, c):
+        scaled = multiply_double_rounding_per_channel(acc[n, oh, ow, c] + s.table(c, 0),
+                                                      s.table(c, 1), s.shift(c))
+        return _clamp_int8(scaled + tir.const(out_zp, "int32"), *act)
+
+    y = te.compute(out_shape, y_f, name="y")
+    return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
+
+
+def _int64_at(blob, at):
+    """The little-endian int64 at byte offset `at` of the blob."""
+    low = read(blob, at, "int32").astype("uint32").astype("int64")
+    return (read(blob, at + 4, "int32").astype("int64") << tir.const(32, "int64")) | low
+
+
+def transpose_conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape, out_shape,
+                          stride, pad, act):
+    """TRANSPOSE_CONV of int16 activations (zero points 0) and int8 weights:
+    an int64 sum plus the int64 bias, scaled as TFLite's 64-bit
+    MultiplyByQuantizedMultiplier does, with a 16-bit multiplier:
+    (acc * m + 2^(r-1)) >> r. q[C, 2] holds m and r per channel."""
+    _, kh_n, kw_n, ci_n = w_shape
+    x = te.placeholder(in_shape, "int16", "x")
+    kh = te.reduce_axis((0, kh_n), "kh")
+    kw = te.reduce_axis((0, kw_n), "kw")
+    ci = te.reduce_axis((0, ci_n), "ci")
+
+    def weight(c, i, j, k):
+        return blob[w_offset + ((c * kh_n + i) * kw_n + j) * ci_n + k]
+
+    def acc_f(n, oh, ow, c):
+        ih, iw, hit = transposed_tap(x, oh, ow, kh, kw, stride, pad)
+        product = x[n, ih, iw, ci].astype("int32") * weight(c, kh, kw, ci).astype("int32")
+        return te.sum(tir.if_then_else(hit, product.astype("int64"), tir.const(0, "int64")),
+                      axis=[kh, kw, ci])
+
+    acc = te.compute(out_shape, acc_f, name="acc")
+
+    def y_f(n, oh, ow, c):
+        v = acc[n, oh, ow, c]
+        if b_offset is not None:
+            v = v + _int64_at(blob, b_offset + c * 8)
+        m = read(blob, q_offset + c * 8, "int32").astype("int64")
+        # The shift from its low byte alone, as Slice.shift reads it.
+        r = blob[q_offset + c * 8 + 4].astype("uint8").astype("int64")
+        scaled = (v * m + (tir.const(1, "int64") << (r - tir.const(1, "int64")))) >> r
+        lo, hi = act
+        return tir.max(tir.min(scaled, tir.const(hi, "int64")),
+                       tir.const(lo, "int64")).astype("int16")
+
+    y = te.compute(out_shape, y_f, name="y")
+    return _accumulate_in_place(_prim_func([x, blob, y]), "acc", "y")
 
 
 def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp=False):

@@ -1,11 +1,18 @@
-"""CONV_2D and DEPTHWISE_CONV_2D: int8 activations, int8 weights per channel."""
+"""CONV_2D and DEPTHWISE_CONV_2D: int8 activations, int8 weights per channel.
+TRANSPOSE_CONV: int8 activations, and int16 activations with int8 weights
+(TFLite's 16x8 scheme); float32 in float_nn.py."""
+import numpy as np
 from tflite.Conv2DOptions import Conv2DOptions
 from tflite.DepthwiseConv2DOptions import DepthwiseConv2DOptions
+from tflite.TensorType import TensorType
+from tflite.TransposeConvOptions import TransposeConvOptions
 
 from ... import int8_kernels as kernels
+from ...fixed_point import quantize_multiplier
 from ..model import UnsupportedModel
-from ..quant import activation_range, padding, requant_table
+from ..quant import SAME, activation_range, padding, requant_table
 from ..registry import lowering
+from .layout import const_ints
 
 
 def _conv(ctx, op, depthwise):
@@ -42,3 +49,91 @@ def conv_2d(ctx, op):
 @lowering("DEPTHWISE_CONV_2D", types=("int8",), options=DepthwiseConv2DOptions)
 def depthwise_conv_2d(ctx, op):
     return _conv(ctx, op, depthwise=True)
+
+
+def transpose_conv_geometry(op):
+    """(input, weights, bias or None, output, stride, padding) of a
+    TRANSPOSE_CONV, whose inputs are (output shape, weights OHWI, input,
+    optional bias). The padding is TFLite's: computed from the output's size
+    as a convolution's would be from its input's."""
+    shape, w, x = op.inputs[:3]
+    b = op.inputs[3] if len(op.inputs) > 3 else None
+    out = op.outputs[0]
+    if const_ints(op, shape, "the output shape") != list(out.shape):
+        raise UnsupportedModel(f"{op}: the output shape input differs from output {out.name}'s "
+                               f"shape {list(out.shape)}")
+    if not w.is_constant:
+        raise UnsupportedModel(f"{op}: the weights {w.name} are not constant")
+    if len(x.shape) != 4 or len(w.shape) != 4 or len(out.shape) != 4:
+        raise UnsupportedModel(f"{op}: tensors are not all 4-D")
+    if w.shape[3] != x.shape[3] or w.shape[0] != out.shape[3] or x.shape[0] != out.shape[0]:
+        raise UnsupportedModel(f"{op}: weights of shape {list(w.shape)} for input "
+                               f"{list(x.shape)} and output {list(out.shape)}")
+    if b is not None and (not b.is_constant or b.shape != (out.shape[3],)):
+        raise UnsupportedModel(f"{op}: the bias {b.name} is not a constant of "
+                               f"{out.shape[3]} values")
+    opts = op.options
+    stride = (opts.StrideH, opts.StrideW)
+    if min(stride) < 1:
+        raise UnsupportedModel(f"{op}: stride {list(stride)}")
+    # LiteRT takes only an input of the size a convolution of the output
+    # would give.
+    for i in range(2):
+        size, k, s = out.shape[1 + i], w.shape[1 + i], stride[i]
+        expected = (size + s - 1) // s if opts.Padding == SAME else (size + s - k) // s
+        if x.shape[1 + i] != expected:
+            raise UnsupportedModel(f"{op}: input of shape {list(x.shape)} for output "
+                                   f"{list(out.shape)}")
+    return x, w, b, out, stride, padding(opts.Padding, out.shape[1:3], w.shape[1:3], stride)
+
+
+def _reduced_multipliers(scales):
+    """q[C, 2]: TFLite's 64-bit MultiplyByQuantizedMultiplier's 16-bit
+    multiplier and its right shift, per channel."""
+    q = np.zeros((len(scales), 2), "int32")
+    for c, scale in enumerate(scales):
+        mantissa, right_shift = quantize_multiplier(scale)
+        q[c, 0] = (mantissa + (1 << 15)) >> 16 if mantissa < 0x7FFF0000 else 0x7FFF
+        q[c, 1] = right_shift - 16
+    if q[:, 1].min() < 1:
+        raise UnsupportedModel("a requantization multiplier too large for 16x8 TRANSPOSE_CONV")
+    return q
+
+
+@lowering("TRANSPOSE_CONV", types=("int8", "int16"), options=TransposeConvOptions,
+          note="output shape constant; int16: int64 bias")
+def transpose_conv(ctx, op):
+    x, w, b, out, stride, pad = transpose_conv_geometry(op)
+    in_scale, in_zp = x.quant()
+    out_scale, out_zp = out.quant()
+    act = activation_range(op.options.FusedActivationFunction, out_scale, out_zp, op, x.dtype)
+    channels = out.shape[3]
+    if (w.dtype != "int8" or w.scale is None or len(w.scale) not in (1, channels)
+            or (w.per_channel and w.quant_axis != 0)):
+        raise UnsupportedModel(f"{op}: weights {w.name} are not int8 quantized per tensor "
+                               f"or per output channel")
+    w_scales = np.broadcast_to(np.asarray(w.scale, "float64"), (channels,))
+    if x.dtype == "int8":
+        if b is not None and b.dtype != "int32":
+            raise UnsupportedModel(f"{op}: bias {b.name} is {b.dtype}, not int32")
+        # The zero point is not folded into the table's bias (in_zp 0 here):
+        # the kernel subtracts it from each input.
+        q = requant_table(b.data if b is not None else None, w.data, 0, 0, in_scale,
+                          w_scales, out_scale)
+        s = ctx.constants(w.data, q)
+        gv = ctx.kernel(("tconv", s.weights_offset), lambda: kernels.transpose_conv2d(
+            s, x.shape, w.shape, out.shape, stride, pad, in_zp, out_zp, act))
+        return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)
+    if in_zp != 0 or out_zp != 0:
+        raise UnsupportedModel(f"{op}: int16 with a zero point")
+    # LiteRT sums in int64 with an int64 bias unless the options ask for int32.
+    int32_bias = op.options.QuantizedBiasType == TensorType.INT32
+    if int32_bias or (b is not None and b.dtype != "int64"):
+        raise UnsupportedModel(f"{op}: int16 with a bias or quantized_bias_type other than int64")
+    w_off = ctx.pack(w.data.astype("int8"))
+    b_off = ctx.pack(b.data.astype("int64")) if b is not None else None
+    q_off = ctx.pack(_reduced_multipliers(in_scale * w_scales / out_scale))
+    blob = ctx.blob_placeholder()
+    gv = ctx.kernel(("tconv16", w_off), lambda: kernels.transpose_conv2d_16x8(
+        blob, w_off, b_off, q_off, x.shape, w.shape, out.shape, stride, pad, act))
+    return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape, "int16")

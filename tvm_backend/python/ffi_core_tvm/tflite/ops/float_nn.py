@@ -1,17 +1,19 @@
-"""float32 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D,
-SOFTMAX and LOG_SOFTMAX: float32 activations, weights and biases (packed in
-the weight blob as float32)."""
+"""float32 CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, FULLY_CONNECTED,
+AVERAGE_POOL_2D, SOFTMAX and LOG_SOFTMAX: float32 activations, weights and
+biases (packed in the weight blob as float32)."""
 import numpy as np
 from tflite.Conv2DOptions import Conv2DOptions
 from tflite.DepthwiseConv2DOptions import DepthwiseConv2DOptions
 from tflite.FullyConnectedOptions import FullyConnectedOptions
 from tflite.Pool2DOptions import Pool2DOptions
 from tflite.SoftmaxOptions import SoftmaxOptions
+from tflite.TransposeConvOptions import TransposeConvOptions
 
 from ... import float_kernels as kernels
 from ..model import UnsupportedModel
 from ..quant import NONE, RELU, RELU6, RELU_N1_TO_1, padding
 from ..registry import lowering
+from .conv import transpose_conv_geometry
 
 _FLOAT_RANGES = {NONE: (None, None), RELU: (0.0, None), RELU6: (0.0, 6.0),
                  RELU_N1_TO_1: (-1.0, 1.0)}
@@ -69,6 +71,19 @@ def conv_2d_float(ctx, op):
 @lowering("DEPTHWISE_CONV_2D", types=("float32",), options=DepthwiseConv2DOptions)
 def depthwise_conv_2d_float(ctx, op):
     return _conv(ctx, op, depthwise=True)
+
+
+@lowering("TRANSPOSE_CONV", types=("float32",), options=TransposeConvOptions,
+          note="float32: float32 weights (not hybrid)")
+def transpose_conv_float(ctx, op):
+    x, w, b, out, stride, pad = transpose_conv_geometry(op)
+    act = float_activation_range(op.options.FusedActivationFunction, op)
+    w_off = _float_constant(ctx, op, w, "the filter")
+    b_off = _float_constant(ctx, op, b, "the bias")
+    blob = ctx.blob_placeholder()
+    gv = ctx.kernel(("ftconv", w_off), lambda: kernels.transpose_conv2d(
+        blob, w_off, b_off, x.shape, w.shape, out.shape, stride, pad, act))
+    return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape, "float32")
 
 
 @lowering("FULLY_CONNECTED", types=("float32",), options=FullyConnectedOptions,
