@@ -2,12 +2,9 @@
 // callbacks picked by type index, in pre- or post-order. The walker is an
 // upstream StructuralVisitorObj, so that a type's __s_visit__ hook (Apache
 // TVM's compiler registers some) descends through it, and reflected fields
-// descend as upstream's header does; containers, whose hooks upstream's
-// runtime registers and ffi-core's static types cannot carry, are walked here.
+// descend as upstream's header does; containers descend through the hooks
+// structural_hooks.cc registers for them, as upstream's runtime does.
 #include <tvm/ffi/container/array.h>
-#include <tvm/ffi/container/dict.h>
-#include <tvm/ffi/container/list.h>
-#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/extra/structural_visit.h>
 #include <tvm/ffi/function.h>
@@ -64,41 +61,6 @@ class WalkVisitor : public StructuralVisitorObj {
     return false;
   }
 
-  VisitResult Children(AnyView value) {
-    switch (value.type_index()) {
-      case TypeIndex::kTVMFFIArray:
-        return Items(value.cast<Array<Any>>());
-      case TypeIndex::kTVMFFIList:
-        return Items(value.cast<List<Any>>());
-      case TypeIndex::kTVMFFIMap:
-        return Pairs(value.cast<Map<Any, Any>>());
-      case TypeIndex::kTVMFFIDict:
-        return Pairs(value.cast<Dict<Any, Any>>());
-      default:
-        return DefaultVisitExpected(value);
-    }
-  }
-
-  template <typename Seq>
-  VisitResult Items(const Seq& items) {
-    for (const Any& item : items) {
-      VisitResult r = VisitExpected(item);
-      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
-    }
-    return Optional<VisitInterrupt>(std::nullopt);
-  }
-
-  template <typename MapLike>
-  VisitResult Pairs(const MapLike& pairs) {
-    for (const auto& kv : pairs) {
-      VisitResult r = VisitExpected(kv.first);
-      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
-      r = VisitExpected(kv.second);
-      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
-    }
-    return Optional<VisitInterrupt>(std::nullopt);
-  }
-
   VisitResult Walk(AnyView value) noexcept {
     VisitResult out = Optional<VisitInterrupt>(std::nullopt);
     if (value.type_index() == TypeIndex::kTVMFFINone) return out;
@@ -107,7 +69,7 @@ class WalkVisitor : public StructuralVisitorObj {
       if (Stops(r, &out)) return out;
       if (r.value().as<int32_t>() == WalkResult::kSkipTag) return out;
     }
-    VisitResult children = Children(value);
+    VisitResult children = DefaultVisitExpected(value);
     if (detail::StructuralVisitNeedEarlyReturn(children)) return children;
     if (!pre_order_) Stops(Callback(value), &out);
     return out;
