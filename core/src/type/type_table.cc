@@ -104,7 +104,17 @@ struct ReflectedStatic {
 };
 constexpr int32_t kReflectedStaticCapacity = FFI_CORE_REFLECTED_STATIC_TYPE_CAPACITY;
 static_assert(kReflectedStaticCapacity < 256, "g_reflected_slot holds 1 + an index in a byte");
-ReflectedStatic g_reflected_static[kReflectedStaticCapacity > 0 ? kReflectedStaticCapacity : 1];
+// No storage at all when the capacity is 0 (a board's default).
+template <int32_t N>
+struct ReflectedStaticPool {
+  ReflectedStatic* data() { return items; }
+  ReflectedStatic items[N];
+};
+template <>
+struct ReflectedStaticPool<0> {
+  ReflectedStatic* data() { return nullptr; }
+};
+ReflectedStaticPool<kReflectedStaticCapacity> g_reflected_static;
 int32_t g_num_reflected_static = 0;
 // Per static slot: 1 + the index of its copy in g_reflected_static, or 0.
 uint8_t g_reflected_slot[kNumStaticTypes];
@@ -192,7 +202,7 @@ const TVMFFITypeInfo* FindTypeInfo(int32_t type_index) {
   const int32_t slot = StaticSlot(type_index);
   if (slot >= 0) {
     const uint8_t copy = g_reflected_slot[slot];
-    return copy != 0 ? &g_reflected_static[copy - 1].info : &g_static[slot];
+    return copy != 0 ? &g_reflected_static.data()[copy - 1].info : &g_static[slot];
   }
   DynamicType* t = FindDynamic(type_index);
   return t != nullptr ? &t->info : nullptr;
@@ -217,7 +227,7 @@ Expected<DynamicTypeInfo> WritableStatic(const char* function, int32_t slot) {
                          " takes no reflection: FFI_CORE_REFLECTED_STATIC_TYPE_CAPACITY=",
                          kReflectedStaticCapacity});
     }
-    ReflectedStatic& r = g_reflected_static[g_num_reflected_static];
+    ReflectedStatic& r = g_reflected_static.data()[g_num_reflected_static];
     r.info = g_static[slot];
     if (r.info.metadata != nullptr) {
       r.metadata = *r.info.metadata;
@@ -226,7 +236,7 @@ Expected<DynamicTypeInfo> WritableStatic(const char* function, int32_t slot) {
     copy = static_cast<uint8_t>(++g_num_reflected_static);
     g_reflected_slot[slot] = copy;
   }
-  ReflectedStatic& r = g_reflected_static[copy - 1];
+  ReflectedStatic& r = g_reflected_static.data()[copy - 1];
   return DynamicTypeInfo{&r.info, &r.metadata};
 }
 
