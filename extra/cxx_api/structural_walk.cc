@@ -1,4 +1,6 @@
-// ffi.StructuralWalk and ffi.VisitInterrupt: upstream's structural walk with
+// ffi.StructuralWalk, ffi.StructuralVisit, the StructuralVisitor methods and
+// ffi.VisitInterrupt (with its `value` field, as upstream reflects it).
+// ffi.StructuralWalk is upstream's structural walk with
 // callbacks picked by type index, in pre- or post-order. The walker is an
 // upstream StructuralVisitorObj, so that a type's __s_visit__ hook (Apache
 // TVM's compiler registers some) descends through it, and reflected fields
@@ -8,6 +10,7 @@
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/extra/structural_visit.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/registry.h>
 
 #include <utility>
 
@@ -84,9 +87,65 @@ class WalkVisitor : public StructuralVisitorObj {
 
 const StructuralVisitorVTable WalkVisitor::kVTable{&WalkVisitor::Dispatch};
 
+// ffi.StructuralVisit's visitor: the first entry whose type matches owns the
+// value's traversal (its callback visits what children it wants through the
+// visitor); an unmatched value takes its registered or reflected default.
+class OwnedVisitor : public StructuralVisitorObj {
+ public:
+  explicit OwnedVisitor(Entries entries)
+      : StructuralVisitorObj(&kVTable), entries_(std::move(entries)) {}
+
+ private:
+  static TVMFFIAny Dispatch(StructuralVisitorObj* self, AnyView value) noexcept {
+    return detail::ExpectedUnsafe::MoveToTVMFFIAny(static_cast<OwnedVisitor*>(self)->Visit(value));
+  }
+
+  VisitResult Visit(AnyView value) noexcept {
+    for (const auto& entry : entries_) {
+      if (detail::RuntimeTypeIndexMatch(value.type_index(), entry.get<0>())) {
+        StructuralVisitor self =
+            GetRef<StructuralVisitor>(static_cast<StructuralVisitorObj*>(this));
+        return entry.get<1>().CallExpected<Optional<VisitInterrupt>>(value, self);
+      }
+    }
+    return DefaultVisitExpected(value);
+  }
+
+  static const StructuralVisitorVTable kVTable;
+
+  Entries entries_;
+};
+
+const StructuralVisitorVTable OwnedVisitor::kVTable{&OwnedVisitor::Dispatch};
+
 // Registered when libffi_core.so loads, as upstream's runtime registers them.
 struct Registration {
   Registration() {
+    reflection::ObjectDef<VisitInterruptObj>().def_ro("value", &VisitInterruptObj::value,
+                                                      reflection::default_value(nullptr));
+    Function::SetGlobal("ffi.StructuralVisit",
+                        Function::FromTyped([](AnyView root, Entries entries) {
+                          StructuralVisitor visitor(make_object<OwnedVisitor>(std::move(entries)));
+                          return visitor->Visit(root);
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorVisit",
+                        Function::FromTyped([](const StructuralVisitor& visitor, AnyView value) {
+                          return visitor->Visit(value);
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorDefaultVisit",
+                        Function::FromTyped([](const StructuralVisitor& visitor, AnyView value) {
+                          return visitor->DefaultVisitExpected(value).value();
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorDefRegionKind",
+                        Function::FromTyped([](const StructuralVisitor& visitor) {
+                          return static_cast<int32_t>(visitor->def_region_kind());
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorWithDefRegionKind",
+                        Function::FromTyped([](const StructuralVisitor& visitor, int32_t kind,
+                                               const Function& callback) -> Any {
+                          return visitor->WithDefRegionKind(static_cast<TVMFFIDefRegionKind>(kind),
+                                                            [&]() -> Any { return callback(); });
+                        }));
     Function::SetGlobal(
         "ffi.StructuralWalk", Function::FromTyped([](AnyView root, Entries plain, Entries with_kind,
                                                      int order) -> Optional<VisitInterrupt> {
