@@ -3,10 +3,17 @@
 // wheel's headers, so layout and vtable order are theirs). ImportModule is
 // ModuleObj's key function: defining it here emits the class's vtable and
 // typeinfo into libffi_core.so, as libtvm_ffi.so carries them.
+//
+// The ffi.Module* globals upstream's Python package calls are ffi-core's,
+// which take ffi-core's own modules; a module made in C++ (Apache TVM's
+// executables and compiled libraries) goes to its ModuleObj virtuals
+// instead, as on upstream's runtime.
 #include <ffi_core/context_symbols.h>
+#include <ffi_core/core_module.h>
 #include <tvm/ffi/extra/module.h>
 #include <tvm/ffi/function.h>
 
+#include <mutex>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -54,6 +61,131 @@ class CoreModuleObj final : public ModuleObj {
   ObjectRef core_;
   std::string kind_;
 };
+
+// A module ffi-core did not make: one made in C++ with upstream's headers.
+bool IsCxxModule(const AnyView& value) {
+  return value.type_index() == TypeIndex::kTVMFFIModule &&
+         !ffi_core::IsCoreModule(reinterpret_cast<const TVMFFIObject*>(value.as<Object>()));
+}
+
+// Any module as a C++ one: ffi-core's own seen through CoreModuleObj.
+Module AsCxxModule(const AnyView& value) {
+  if (IsCxxModule(value)) return value.cast<Module>();
+  ObjectRef core = value.cast<ObjectRef>();
+  String kind = Function::GetGlobalRequired("ffi.ModuleGetKind")(core).cast<String>();
+  return Module(make_object<CoreModuleObj>(std::move(core), std::string(kind)));
+}
+
+// TVMFFIEnvModLookupFromImports for a C++ module (below).
+int LookupFromCxxImports(void* library_ctx, const char* func_name, TVMFFIObjectHandle* out);
+
+using CxxModuleCall = Any (*)(ModuleObj* module, PackedArgs args);
+
+// Replaces the global `name` with one that hands a C++ module (its first
+// argument) to `cxx` and anything else to the global it replaces, if any.
+void RouteCxxModules(const char* name, CxxModuleCall cxx, CxxModuleCall otherwise = nullptr) {
+  Optional<Function> core = Function::GetGlobal(name);
+  Function::SetGlobal(name,
+                      Function::FromPacked([name, core, cxx, otherwise](PackedArgs args, Any* rv) {
+                        if (args.size() > 0 && IsCxxModule(args[0])) {
+                          Module module = args[0].cast<Module>();
+                          *rv = cxx(module.operator->(), args);
+                        } else if (core.has_value()) {
+                          core.value().CallPacked(args, rv);
+                        } else if (otherwise != nullptr && args.size() > 0 &&
+                                   args[0].type_index() == TypeIndex::kTVMFFIModule) {
+                          *rv = otherwise(nullptr, args);
+                        } else {
+                          TVM_FFI_THROW(TypeError) << name << " takes a module";
+                        }
+                      }),
+                      /*can_override=*/true);
+}
+
+// Registered when libffi_core.so loads, after ffi-core's module globals
+// (extra/frontend registers its queries from an earlier constructor; core
+// makes ffi.ModuleGetFunction on demand).
+struct Registration {
+  Registration() {
+    ffi_core::SetCxxModuleLookup(&LookupFromCxxImports);
+    RouteCxxModules("ffi.ModuleGetFunction", [](ModuleObj* m, PackedArgs args) -> Any {
+      return m->GetFunction(args[1].cast<String>(), args[2].cast<bool>());
+    });
+    RouteCxxModules("ffi.ModuleImplementsFunction", [](ModuleObj* m, PackedArgs args) -> Any {
+      return m->ImplementsFunction(args[1].cast<String>(), args[2].cast<bool>());
+    });
+    RouteCxxModules("ffi.ModuleGetFunctionMetadata", [](ModuleObj* m, PackedArgs args) -> Any {
+      return m->GetFunctionMetadata(args[1].cast<String>(), args[2].cast<bool>());
+    });
+    RouteCxxModules("ffi.ModuleGetFunctionDoc", [](ModuleObj* m, PackedArgs args) -> Any {
+      return m->GetFunctionDoc(args[1].cast<String>(), args[2].cast<bool>());
+    });
+    RouteCxxModules("ffi.ModuleGetKind",
+                    [](ModuleObj* m, PackedArgs) -> Any { return String(m->kind()); });
+    RouteCxxModules("ffi.ModuleGetPropertyMask",
+                    [](ModuleObj* m, PackedArgs) -> Any { return m->GetPropertyMask(); });
+    RouteCxxModules("ffi.ModuleImportModule", [](ModuleObj* m, PackedArgs args) -> Any {
+      m->ImportModule(AsCxxModule(args[1]));
+      return Any();
+    });
+    RouteCxxModules("ffi.ModuleClearImports", [](ModuleObj* m, PackedArgs) -> Any {
+      m->ClearImports();
+      return Any();
+    });
+    RouteCxxModules("ffi.ModuleInspectSource", [](ModuleObj* m, PackedArgs args) -> Any {
+      return m->InspectSource(args[1].cast<String>());
+    });
+    RouteCxxModules("ffi.ModuleWriteToFile", [](ModuleObj* m, PackedArgs args) -> Any {
+      m->WriteToFile(args[1].cast<String>(), args[2].cast<String>());
+      return Any();
+    });
+    // ffi-core's own modules are written to no format.
+    RouteCxxModules(
+        "ffi.ModuleGetWriteFormats",
+        [](ModuleObj* m, PackedArgs) -> Any { return m->GetWriteFormats(); },
+        [](ModuleObj*, PackedArgs) -> Any { return Array<String>(); });
+  }
+};
+const Registration kRegistration;
+
+}  // namespace
+
+// What upstream's runtime keeps private to itself: the look-up behind
+// TVMFFIEnvModLookupFromImports for a C++ module (core_module.h).
+struct ModuleObj::InternalUnsafe {
+  // The function `name` from the module's imports, depth first, else the
+  // global registry; the module keeps it, so the pointer is borrowed.
+  static FunctionObj* LookupFromImports(ModuleObj* module, const char* name) {
+    static std::mutex mutex;
+    std::scoped_lock<std::mutex> lock(mutex);
+    String key(name);
+    auto cached = module->import_lookup_cache_.find(key);
+    if (cached != module->import_lookup_cache_.end()) {
+      return const_cast<FunctionObj*>((*cached).second.operator->());
+    }
+    Optional<Function> found;
+    for (const Any& import : module->imports_) {
+      found = import.cast<Module>()->GetFunction(key, true);
+      if (found.has_value()) break;
+    }
+    if (!found.has_value()) found = Function::GetGlobal(key);
+    if (!found.has_value()) {
+      TVM_FFI_THROW(RuntimeError) << "Cannot find function " << name
+                                  << " in the imported modules or global registry.";
+    }
+    module->import_lookup_cache_.Set(key, *found);
+    return const_cast<FunctionObj*>((*found).operator->());
+  }
+};
+
+namespace {
+
+int LookupFromCxxImports(void* library_ctx, const char* func_name, TVMFFIObjectHandle* out) {
+  TVM_FFI_SAFE_CALL_BEGIN();
+  *out =
+      ModuleObj::InternalUnsafe::LookupFromImports(static_cast<ModuleObj*>(library_ctx), func_name);
+  TVM_FFI_SAFE_CALL_END();
+}
 
 }  // namespace
 

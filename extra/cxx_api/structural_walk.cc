@@ -1,16 +1,16 @@
-// ffi.StructuralWalk and ffi.VisitInterrupt: upstream's structural walk with
+// ffi.StructuralWalk, ffi.StructuralVisit, the StructuralVisitor methods and
+// ffi.VisitInterrupt (with its `value` field, as upstream reflects it).
+// ffi.StructuralWalk is upstream's structural walk with
 // callbacks picked by type index, in pre- or post-order. The walker is an
 // upstream StructuralVisitorObj, so that a type's __s_visit__ hook (Apache
 // TVM's compiler registers some) descends through it, and reflected fields
-// descend as upstream's header does; containers, whose hooks upstream's
-// runtime registers and ffi-core's static types cannot carry, are walked here.
+// descend as upstream's header does; containers descend through the hooks
+// structural_hooks.cc registers for them, as upstream's runtime does.
 #include <tvm/ffi/container/array.h>
-#include <tvm/ffi/container/dict.h>
-#include <tvm/ffi/container/list.h>
-#include <tvm/ffi/container/map.h>
 #include <tvm/ffi/container/tuple.h>
 #include <tvm/ffi/extra/structural_visit.h>
 #include <tvm/ffi/function.h>
+#include <tvm/ffi/reflection/registry.h>
 
 #include <utility>
 
@@ -64,41 +64,6 @@ class WalkVisitor : public StructuralVisitorObj {
     return false;
   }
 
-  VisitResult Children(AnyView value) {
-    switch (value.type_index()) {
-      case TypeIndex::kTVMFFIArray:
-        return Items(value.cast<Array<Any>>());
-      case TypeIndex::kTVMFFIList:
-        return Items(value.cast<List<Any>>());
-      case TypeIndex::kTVMFFIMap:
-        return Pairs(value.cast<Map<Any, Any>>());
-      case TypeIndex::kTVMFFIDict:
-        return Pairs(value.cast<Dict<Any, Any>>());
-      default:
-        return DefaultVisitExpected(value);
-    }
-  }
-
-  template <typename Seq>
-  VisitResult Items(const Seq& items) {
-    for (const Any& item : items) {
-      VisitResult r = VisitExpected(item);
-      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
-    }
-    return Optional<VisitInterrupt>(std::nullopt);
-  }
-
-  template <typename MapLike>
-  VisitResult Pairs(const MapLike& pairs) {
-    for (const auto& kv : pairs) {
-      VisitResult r = VisitExpected(kv.first);
-      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
-      r = VisitExpected(kv.second);
-      if (detail::StructuralVisitNeedEarlyReturn(r)) return r;
-    }
-    return Optional<VisitInterrupt>(std::nullopt);
-  }
-
   VisitResult Walk(AnyView value) noexcept {
     VisitResult out = Optional<VisitInterrupt>(std::nullopt);
     if (value.type_index() == TypeIndex::kTVMFFINone) return out;
@@ -107,7 +72,7 @@ class WalkVisitor : public StructuralVisitorObj {
       if (Stops(r, &out)) return out;
       if (r.value().as<int32_t>() == WalkResult::kSkipTag) return out;
     }
-    VisitResult children = Children(value);
+    VisitResult children = DefaultVisitExpected(value);
     if (detail::StructuralVisitNeedEarlyReturn(children)) return children;
     if (!pre_order_) Stops(Callback(value), &out);
     return out;
@@ -122,9 +87,65 @@ class WalkVisitor : public StructuralVisitorObj {
 
 const StructuralVisitorVTable WalkVisitor::kVTable{&WalkVisitor::Dispatch};
 
+// ffi.StructuralVisit's visitor: the first entry whose type matches owns the
+// value's traversal (its callback visits what children it wants through the
+// visitor); an unmatched value takes its registered or reflected default.
+class OwnedVisitor : public StructuralVisitorObj {
+ public:
+  explicit OwnedVisitor(Entries entries)
+      : StructuralVisitorObj(&kVTable), entries_(std::move(entries)) {}
+
+ private:
+  static TVMFFIAny Dispatch(StructuralVisitorObj* self, AnyView value) noexcept {
+    return detail::ExpectedUnsafe::MoveToTVMFFIAny(static_cast<OwnedVisitor*>(self)->Visit(value));
+  }
+
+  VisitResult Visit(AnyView value) noexcept {
+    for (const auto& entry : entries_) {
+      if (detail::RuntimeTypeIndexMatch(value.type_index(), entry.get<0>())) {
+        StructuralVisitor self =
+            GetRef<StructuralVisitor>(static_cast<StructuralVisitorObj*>(this));
+        return entry.get<1>().CallExpected<Optional<VisitInterrupt>>(value, self);
+      }
+    }
+    return DefaultVisitExpected(value);
+  }
+
+  static const StructuralVisitorVTable kVTable;
+
+  Entries entries_;
+};
+
+const StructuralVisitorVTable OwnedVisitor::kVTable{&OwnedVisitor::Dispatch};
+
 // Registered when libffi_core.so loads, as upstream's runtime registers them.
 struct Registration {
   Registration() {
+    reflection::ObjectDef<VisitInterruptObj>().def_ro("value", &VisitInterruptObj::value,
+                                                      reflection::default_value(nullptr));
+    Function::SetGlobal("ffi.StructuralVisit",
+                        Function::FromTyped([](AnyView root, Entries entries) {
+                          StructuralVisitor visitor(make_object<OwnedVisitor>(std::move(entries)));
+                          return visitor->Visit(root);
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorVisit",
+                        Function::FromTyped([](const StructuralVisitor& visitor, AnyView value) {
+                          return visitor->Visit(value);
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorDefaultVisit",
+                        Function::FromTyped([](const StructuralVisitor& visitor, AnyView value) {
+                          return visitor->DefaultVisitExpected(value).value();
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorDefRegionKind",
+                        Function::FromTyped([](const StructuralVisitor& visitor) {
+                          return static_cast<int32_t>(visitor->def_region_kind());
+                        }));
+    Function::SetGlobal("ffi.StructuralVisitorWithDefRegionKind",
+                        Function::FromTyped([](const StructuralVisitor& visitor, int32_t kind,
+                                               const Function& callback) -> Any {
+                          return visitor->WithDefRegionKind(static_cast<TVMFFIDefRegionKind>(kind),
+                                                            [&]() -> Any { return callback(); });
+                        }));
     Function::SetGlobal(
         "ffi.StructuralWalk", Function::FromTyped([](AnyView root, Entries plain, Entries with_kind,
                                                      int order) -> Optional<VisitInterrupt> {

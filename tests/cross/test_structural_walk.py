@@ -1,5 +1,6 @@
 """Upstream's structural walk (tvm_ffi.structural_walk, ffi.StructuralWalk)
-on either runtime: callbacks by type, pre- and post-order, skipping a
+and visit (tvm_ffi.structural_visit, callbacks that own their descent through
+the StructuralVisitor) on either runtime: callbacks by type, pre- and post-order, skipping a
 subtree, an interrupt that stops the walk, the definition region a value is
 met in, containers and reflected fields."""
 
@@ -7,7 +8,14 @@ import itertools
 import os
 
 import tvm_ffi
-from tvm_ffi import DefRegionKind, VisitInterrupt, WalkResult, structural_walk
+from tvm_ffi import (
+    DefRegionKind,
+    StructuralVisitor,
+    VisitInterrupt,
+    WalkResult,
+    structural_visit,
+    structural_walk,
+)
 from tvm_ffi.core import Object
 from tvm_ffi.dataclasses import field, py_class
 
@@ -138,3 +146,53 @@ def test_a_callback_error_comes_back_as_the_error():
         assert "no lits here" in str(e)
     else:
         raise AssertionError("the callback's error was lost")
+
+
+def test_visit_callbacks_own_their_descent():
+    seen = []
+
+    def array(arr, visitor):
+        assert isinstance(visitor, StructuralVisitor)
+        seen.append("array")
+        for item in list(arr)[:1]:  # only the first item: the rest is pruned
+            visitor.visit(item)
+
+    def dict_default(d, visitor):
+        seen.append("dict")
+        return visitor.default_visit(d)
+
+    root = tvm_ffi.Array([tvm_ffi.Dict({"k": tvm_ffi.List([1, 2])}), 3])
+    result = structural_visit(
+        root, [(tvm_ffi.Array, array), (tvm_ffi.Dict, dict_default), (int, lambda i, v: seen.append(i))]
+    )
+    assert result is None
+    assert seen == ["array", "dict", 1, 2]
+
+
+def test_visit_interrupt_carries_its_value():
+    stop = structural_visit(
+        tvm_ffi.List([1, 2, 3]), (int, lambda i, v: VisitInterrupt(i * 10) if i == 2 else None)
+    )
+    assert isinstance(stop, VisitInterrupt) and stop.value == 20
+    assert VisitInterrupt("payload").value == "payload"
+
+
+def test_visitor_definition_region_kind():
+    kinds = []
+
+    def var(v, visitor):
+        kinds.append(visitor.def_region_kind())
+        visitor.with_def_region_kind(
+            DefRegionKind.DEF_PATTERN, lambda: kinds.append(visitor.def_region_kind())
+        )
+
+    x = Var(name="x")
+    structural_visit(Func(params=[x], body=[x]), (Var, var))
+    # In the parameters (a `def` field: a pattern definition), then in the
+    # body (a use); a pattern region entered inside either is the pattern.
+    assert kinds == [
+        DefRegionKind.DEF_PATTERN,
+        DefRegionKind.DEF_PATTERN,
+        DefRegionKind.NONE,
+        DefRegionKind.DEF_PATTERN,
+    ]

@@ -86,6 +86,14 @@
 #define FFI_CORE_TYPE_METHOD_CAPACITY 16
 #endif
 
+// Static types that may take reflection (fields, methods, metadata): each
+// one's information moves, the first time, from the read-only table to a
+// writable copy. Upstream's runtime reflects ffi.Module's `imports_`, which
+// the host registers; a board registers none.
+#ifndef FFI_CORE_REFLECTED_STATIC_TYPE_CAPACITY
+#define FFI_CORE_REFLECTED_STATIC_TYPE_CAPACITY 0
+#endif
+
 // Bytes for copied type keys, names, docs and metadata.
 #ifndef FFI_CORE_TYPE_TEXT_CAPACITY
 #define FFI_CORE_TYPE_TEXT_CAPACITY 1024

@@ -14,6 +14,7 @@
 #define FFI_CORE_MODULE_H_
 
 #include <ffi_core/config.h>
+#include <ffi_core/core_module.h>
 #include <ffi_core/function.h>
 #include <ffi_core/object_ptr.h>
 #include <ffi_core/object_ref.h>
@@ -111,13 +112,11 @@ using LibraryBinLoader = Expected<Module> (*)(const Module& library, const uint8
                                               size_t size);
 TVM_FFI_DLL Status RegisterLibraryBinLoader(const char* kind, LibraryBinLoader loader);
 
-// Whether `obj`, a kTVMFFIModule object, is one of ffi-core's modules. A
-// tvm::ffi::ModuleObj made in C++ with upstream's headers (extra/cxx_api's
-// LoadFromFile, a library's own module classes) has the same type index but
-// another layout: a vtable pointer before the header.
-TVM_FFI_DLL bool IsCoreModule(const TVMFFIObject* obj);
-// Raises the TypeError that refuses such a module; kFailed.
+// Raises the TypeError that refuses a module IsCoreModule (core_module.h)
+// says is not ffi-core's; kFailed.
 TVM_FFI_DLL Conversion RefuseForeignModule();
+// The look-up SetCxxModuleLookup installed, or NULL.
+CxxModuleLookup CurrentCxxModuleLookup();
 
 template <>
 struct TypeTraits<Module> : detail::ObjectRefTraits<Module, kTVMFFIModule> {

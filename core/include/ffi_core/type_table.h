@@ -25,9 +25,11 @@ const TVMFFITypeInfo* FindTypeInfo(int32_t type_index);
 // The i-th registered type (static ones first, then dynamic ones in the
 // order they were registered), or NULL past the last: for listing them all.
 const TVMFFITypeInfo* RegisteredTypeInfo(size_t i);
-// What reflection updates in place (under the global lock) for a dynamic
-// type. Static types are read-only data, so reflection on them raises a
-// NotImplementedError; an unknown index raises a KeyError naming function.
+// What reflection updates in place (under the global lock) for a type. A
+// static type's information is read-only data: the first time it takes
+// reflection it moves to a writable copy (FindTypeInfo answers with the copy
+// from then on), or, past FFI_CORE_REFLECTED_STATIC_TYPE_CAPACITY of them,
+// a MemoryError is raised; an unknown index raises a KeyError naming function.
 struct DynamicTypeInfo {
   TVMFFITypeInfo* info;
   TVMFFITypeMetadata* metadata;

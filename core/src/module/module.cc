@@ -412,6 +412,20 @@ bool IsCoreModule(const TVMFFIObject* obj) {
   return obj->deleter == detail::DeleterOf<ModuleObj>() || obj->deleter == &StaticModuleDeleter;
 }
 
+namespace {
+// The C++ API layer's look-up (core_module.h), set once at load.
+void* g_cxx_module_lookup = nullptr;
+}  // namespace
+
+void SetCxxModuleLookup(CxxModuleLookup lookup) {
+  detail::GlobalLockGuard lock;
+  port::PublishHandle(&g_cxx_module_lookup, reinterpret_cast<void*>(lookup));
+}
+
+CxxModuleLookup CurrentCxxModuleLookup() {
+  return reinterpret_cast<CxxModuleLookup>(port::LoadHandle(&g_cxx_module_lookup));
+}
+
 Conversion RefuseForeignModule() {
   static_cast<void>(RaiseError(ErrorKind::kTypeError,
                                {"a tvm::ffi::ModuleObj made with upstream's C++ headers is not "

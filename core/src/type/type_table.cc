@@ -94,6 +94,31 @@ const TVMFFITypeInfo g_static[kNumStaticTypes] = {
     StaticType(kTVMFFIBigInt, "ffi.BigInt"),
 };
 
+// Static types that took reflection: a writable copy of each one's entry in
+// g_static, made the first time (WritableStatic), which FindTypeInfo answers
+// with from then on. Copied under the global lock before the slot is set, at
+// load in practice (upstream's runtime reflects its static types then).
+struct ReflectedStatic {
+  TVMFFITypeInfo info;
+  TVMFFITypeMetadata metadata;
+};
+constexpr int32_t kReflectedStaticCapacity = FFI_CORE_REFLECTED_STATIC_TYPE_CAPACITY;
+static_assert(kReflectedStaticCapacity < 256, "g_reflected_slot holds 1 + an index in a byte");
+// No storage at all when the capacity is 0 (a board's default).
+template <int32_t N>
+struct ReflectedStaticPool {
+  ReflectedStatic* data() { return items; }
+  ReflectedStatic items[N];
+};
+template <>
+struct ReflectedStaticPool<0> {
+  ReflectedStatic* data() { return nullptr; }
+};
+ReflectedStaticPool<kReflectedStaticCapacity> g_reflected_static;
+int32_t g_num_reflected_static = 0;
+// Per static slot: 1 + the index of its copy in g_reflected_static, or 0.
+uint8_t g_reflected_slot[kNumStaticTypes];
+
 struct DynamicType {
   TVMFFITypeInfo info;
   TVMFFITypeMetadata metadata;
@@ -175,25 +200,52 @@ int32_t FindTypeIndex(const TVMFFIByteArray& type_key) {
 
 const TVMFFITypeInfo* FindTypeInfo(int32_t type_index) {
   const int32_t slot = StaticSlot(type_index);
-  if (slot >= 0) return &g_static[slot];
+  if (slot >= 0) {
+    const uint8_t copy = g_reflected_slot[slot];
+    return copy != 0 ? &g_reflected_static.data()[copy - 1].info : &g_static[slot];
+  }
   DynamicType* t = FindDynamic(type_index);
   return t != nullptr ? &t->info : nullptr;
 }
 
 const TVMFFITypeInfo* RegisteredTypeInfo(size_t i) {
-  if (i < static_cast<size_t>(kNumStaticTypes)) return &g_static[i];
+  if (i < static_cast<size_t>(kNumStaticTypes)) return FindTypeInfo(g_static[i].type_index);
   i -= static_cast<size_t>(kNumStaticTypes);
   detail::GlobalLockGuard lock;
   return i < static_cast<size_t>(g_num_dynamic) ? &g_dynamic[i].info : nullptr;
 }
 
+namespace {
+
+// The writable copy of static slot `slot`, made now if it has none.
+Expected<DynamicTypeInfo> WritableStatic(const char* function, int32_t slot) {
+  uint8_t copy = g_reflected_slot[slot];
+  if (copy == 0) {
+    if (g_num_reflected_static == kReflectedStaticCapacity) {
+      return RaiseError(ErrorKind::kMemoryError,
+                        {function, ": static type index ", g_static[slot].type_index,
+                         " takes no reflection: FFI_CORE_REFLECTED_STATIC_TYPE_CAPACITY=",
+                         kReflectedStaticCapacity});
+    }
+    ReflectedStatic& r = g_reflected_static.data()[g_num_reflected_static];
+    r.info = g_static[slot];
+    if (r.info.metadata != nullptr) {
+      r.metadata = *r.info.metadata;
+      r.info.metadata = &r.metadata;
+    }
+    copy = static_cast<uint8_t>(++g_num_reflected_static);
+    g_reflected_slot[slot] = copy;
+  }
+  ReflectedStatic& r = g_reflected_static.data()[copy - 1];
+  return DynamicTypeInfo{&r.info, &r.metadata};
+}
+
+}  // namespace
+
 Expected<DynamicTypeInfo> FindDynamicTypeInfo(const char* function, int32_t type_index) {
   if (DynamicType* t = FindDynamic(type_index)) return DynamicTypeInfo{&t->info, &t->metadata};
-  if (StaticSlot(type_index) >= 0) {
-    return RaiseError(
-        ErrorKind::kNotImplementedError,
-        {function, ": static type index ", type_index, " takes no reflection in ffi-core"});
-  }
+  const int32_t slot = StaticSlot(type_index);
+  if (slot >= 0) return WritableStatic(function, slot);
   return RaiseError(ErrorKind::kKeyError,
                     {function, ": type index ", type_index, " is not registered"});
 }

@@ -1,5 +1,6 @@
 #include "modules/module_queries.h"
 
+#include <ffi_core/container/array.h>
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
 #include <ffi_core/module.h>
@@ -225,6 +226,54 @@ Status WriteToFile(PackedArgs args, Any*) {
                      "them"});
 }
 
+// Upstream's one field of ffi.Module, `imports_`, read for either layout:
+// registered at offset 0, the getter is handed the module's header. A
+// tvm::ffi::ModuleObj made in C++ keeps its imports in an Array<Any>, its
+// first member after the header (core_module.h); ffi-core's own modules in
+// their import slots, which become a new Array.
+Expected<Any> Imports(TVMFFIObject* obj) {
+  if (!IsCoreModule(obj)) {
+    TVMFFIAny raw = NoneAny();
+    std::memcpy(&raw.v_obj, reinterpret_cast<char*>(obj) + sizeof(TVMFFIObject), sizeof(raw.v_obj));
+    if (raw.v_obj != nullptr) raw.type_index = kTVMFFIArray;
+    return Any::FromView(AnyView::FromRaw(raw));
+  }
+  Module held[FFI_CORE_MODULE_IMPORT_CAPACITY];
+  AnyView views[FFI_CORE_MODULE_IMPORT_CAPACITY];
+  size_t n = 0;
+  const ModuleObj* m = reinterpret_cast<const ModuleObj*>(obj);
+  {
+    detail::GlobalLockGuard lock;
+    for (size_t i = 0; i < FFI_CORE_MODULE_IMPORT_CAPACITY; ++i) {
+      if (m->imports[i] != nullptr) held[n++] = ImportAt(m, i);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) views[i] = AnyView(held[i]);
+  FFI_CORE_ASSIGN_OR_RETURN(Array array, Array::FromViews(views, n));
+  return Any(array);
+}
+
+int ImportsGetter(void* field, TVMFFIAny* result) {
+  Expected<Any> imports = Imports(static_cast<TVMFFIObject*>(field));
+  if (!imports.ok()) return -1;
+  *result = std::move(imports).value().ReleaseRaw();
+  return 0;
+}
+
+Status RegisterImportsField() {
+  TVMFFIFieldInfo info{};
+  constexpr char kName[] = "imports_";
+  info.name = TVMFFIByteArray{kName, sizeof(kName) - 1};
+  info.size = sizeof(void*);
+  info.alignment = alignof(void*);
+  info.offset = 0;
+  info.getter = &ImportsGetter;
+  info.default_value_or_factory = NoneAny();
+  info.field_static_type_index = kTVMFFIArray;
+  if (TVMFFITypeRegisterField(kTVMFFIModule, &info) != 0) return Status(ErrorKind::kRuntimeError);
+  return Status::Ok();
+}
+
 constexpr GlobalEntry kQueries[] = {
     {"ffi.ModuleImplementsFunction", &ImplementsFunction},
     {"ffi.ModuleGetFunctionMetadata", &GetFunctionMetadata},
@@ -239,7 +288,10 @@ constexpr GlobalEntry kQueries[] = {
 
 }  // namespace
 
-Status RegisterModuleQueries() { return RegisterGlobalTable(kQueries); }
+Status RegisterModuleQueries() {
+  FFI_CORE_RETURN_IF_ERROR(RegisterGlobalTable(kQueries));
+  return RegisterImportsField();
+}
 
 }  // namespace frontend
 }  // namespace ffi_core
