@@ -51,3 +51,33 @@ def multiply_by_quantized_multiplier(x, mantissa, right_shift, least_shift=0):
     product = x.astype("int64") * mantissa.astype("int64")
     rounding = tir.const(1, "int64") << (shift - tir.const(1, "int64"))
     return ((product + rounding) >> shift).astype("int32")
+
+
+def rounding_divide_by_pot(x, exponent, dtype="int32"):
+    """x / 2^exponent rounded to nearest, halves away from zero (gemmlowp's
+    RoundingDivideByPOT); `exponent` known at compile time."""
+    if exponent == 0:
+        return x
+    mask = tir.const((1 << exponent) - 1, dtype)
+    one, zero = tir.const(1, dtype), tir.const(0, dtype)
+    threshold = (mask >> one) + tir.Select(x < zero, one, zero)
+    return (x >> tir.const(exponent, dtype)) + tir.Select((x & mask) > threshold, one, zero)
+
+
+def multiply_by_quantized_multiplier_twice_rounded(x, mantissa, right_shift):
+    """round(x * mantissa / 2^right_shift) as TFLite computes it without
+    TFLITE_SINGLE_ROUNDING: gemmlowp's saturating rounding doubling high
+    multiply (halves away from zero), then a rounding right shift. LiteRT's
+    integer LSTM (its tensor utilities) rounds this way, unlike its other
+    kernels (multiply_by_quantized_multiplier). `mantissa` and `right_shift`
+    (quantize_multiplier's) are Python ints; int32 in, int32 out."""
+    left = max(0, 31 - right_shift)
+    right = max(0, right_shift - 31)
+    if left:
+        x = x << tir.const(left, "int32")
+    product = x.astype("int64") * tir.const(mantissa, "int64")
+    nudge = tir.Select(product >= tir.const(0, "int64"), tir.const(1 << 30, "int64"),
+                       tir.const(1 - (1 << 30), "int64"))
+    # The one overflow, INT32_MIN squared, needs a negative mantissa.
+    high = tir.truncdiv(product + nudge, tir.const(1 << 31, "int64")).astype("int32")
+    return rounding_divide_by_pot(high, right)
