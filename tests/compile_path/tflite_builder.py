@@ -86,10 +86,11 @@ class _Tensor:
 
 
 class _Operator:
-    def __init__(self, opcode, inputs, outputs, options_table, options):
+    def __init__(self, opcode, inputs, outputs, options_table, options, intermediates):
         self.opcode = opcode
         self.inputs = inputs
         self.outputs = outputs
+        self.intermediates = intermediates
         self.options_table = options_table
         self.options = options
 
@@ -126,10 +127,13 @@ class ModelBuilder:
                                     quant_axis, buffer, is_variable))
         return index
 
-    def operator(self, op, inputs, outputs, options=None, custom_code=None, version=1):
+    def operator(self, op, inputs, outputs, options=None, custom_code=None, version=1,
+                 intermediates=()):
         """Adds an operator: `op` is a BuiltinOperator name ("CONV_2D",
         "CUSTOM" with custom_code), inputs and outputs tensor indices (-1 for
-        an optional input left out), options a dict (see the module's doc)."""
+        an optional input left out), options a dict (see the module's doc),
+        intermediates the tensors that carry only quantization (the integer
+        LSTM's)."""
         code = getattr(BuiltinOperator, op)
         if (code == BuiltinOperator.CUSTOM) != (custom_code is not None):
             raise ValueError("custom_code goes with CUSTOM, and only with it")
@@ -140,7 +144,7 @@ class ModelBuilder:
         if key not in self.opcodes:
             self.opcodes.append(key)
         self.operators.append(_Operator(self.opcodes.index(key), list(inputs), list(outputs),
-                                        table, dict(options or {})))
+                                        table, dict(options or {}), list(intermediates)))
 
     def finish(self, inputs, outputs):
         """The model's flatbuffer ("TFL3"), with `inputs` and `outputs` as
@@ -257,10 +261,14 @@ class ModelBuilder:
         options = self._options(fb, op.options_table, op.options) if op.options_table else None
         inputs = fb.CreateNumpyVector(np.asarray(op.inputs, np.int32))
         outputs = fb.CreateNumpyVector(np.asarray(op.outputs, np.int32))
+        mids = fb.CreateNumpyVector(np.asarray(op.intermediates, np.int32)) \
+            if op.intermediates else None
         tflite.OperatorStart(fb)
         tflite.OperatorAddOpcodeIndex(fb, op.opcode)
         tflite.OperatorAddInputs(fb, inputs)
         tflite.OperatorAddOutputs(fb, outputs)
+        if mids is not None:
+            tflite.OperatorAddIntermediates(fb, mids)
         if options is not None:
             tflite.OperatorAddBuiltinOptionsType(fb, getattr(BuiltinOptions, op.options_table))
             tflite.OperatorAddBuiltinOptions(fb, options)

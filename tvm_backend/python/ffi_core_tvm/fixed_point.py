@@ -55,7 +55,8 @@ def multiply_by_quantized_multiplier(x, mantissa, right_shift, least_shift=0):
 
 def multiply_double_rounding(x, mantissa, right_shift):
     """TFLite's MultiplyByQuantizedMultiplier as LiteRT's reference kernels of
-    the element-wise operators compute it (no TFLITE_SINGLE_ROUNDING): a
+    the element-wise operators and the integer LSTM compute it (no
+    TFLITE_SINGLE_ROUNDING): a
     left shift where the multiplier is above one, gemmlowp's
     SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT, each
     rounding half away from zero. `mantissa` (positive) and `right_shift`

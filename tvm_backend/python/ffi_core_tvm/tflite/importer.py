@@ -98,6 +98,15 @@ class Importer:
             return relax.Var("dry", ty)
         return self.bb.emit(relax.call_tir(gv, args, ty))
 
+    def call_outputs(self, gv, args, outs):
+        """A call of kernel `gv` writing several new tensors, one per (shape,
+        dtype) in `outs`; their relax values."""
+        tys = [relax.TensorType(shape=tuple(shape), dtype=dtype) for shape, dtype in outs]
+        if self.dry:
+            return [relax.Var("dry", ty) for ty in tys]
+        result = self.bb.emit(relax.call_tir(gv, args, tys))
+        return [self.bb.emit(relax.TupleGetItem(result, i)) for i in range(len(tys))]
+
     def emit(self, expr):
         return expr if self.dry else self.bb.emit(expr)
 

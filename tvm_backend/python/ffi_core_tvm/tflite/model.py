@@ -63,12 +63,15 @@ class Tensor:
 class Operator:
     """One operator: its builtin name, position, tensors and raw options."""
 
-    def __init__(self, index, name, custom_code, inputs, outputs, options_type, options_table):
+    def __init__(self, index, name, custom_code, inputs, outputs, options_type, options_table,
+                 intermediates=()):
         self.index = index
         self.name = name
         self.custom_code = custom_code
         self.inputs = inputs
         self.outputs = outputs
+        # Tensors that carry only quantization parameters (the integer LSTM's).
+        self.intermediates = list(intermediates)
         self.options_type = options_type
         self.options_table = options_table
         self.options = None  # set by the importer: read_options() with the lowering's class
@@ -167,8 +170,10 @@ def _read(buf):
         outs = [tensor(int(i)) for i in (op.OutputsAsNumpy() if op.OutputsLength() else [])]
         if not outs or any(t is None for t in outs):
             raise UnsupportedModel(f"operator {name} #{k}: no output tensor")
+        mids = [tensor(int(i)) for i in (op.IntermediatesAsNumpy()
+                                         if op.IntermediatesLength() else [])]
         operators.append(Operator(k, name, custom, ins, outs, op.BuiltinOptionsType(),
-                                  op.BuiltinOptions()))
+                                  op.BuiltinOptions(), mids))
     ins = [tensor(int(i)) for i in (graph.InputsAsNumpy() if graph.InputsLength() else [])]
     outs = [tensor(int(i)) for i in (graph.OutputsAsNumpy() if graph.OutputsLength() else [])]
     if not outs or any(t is None for t in ins + outs):
