@@ -175,8 +175,7 @@ extern "C" __attribute__((noipa)) void ffi_core_cycles_end() {}
 // Calls fn (main on one call's arguments, or a kernel); on boards puts its
 // instructions under QEMU -icount shift=0 into *clock (SysTick counts times
 // virtual ns per count).
-int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, int num_args, TVMFFIAny* result,
-          uint64_t* clock) {
+int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, int num_args, TVMFFIAny* result, uint64_t* clock) {
 #ifdef MODEL_NS_PER_COUNT_X100
   constexpr uint32_t kReload = 999;  // an interrupt every 1000 counts
   ffi_core_systick_start(kReload);
@@ -274,8 +273,7 @@ void Arguments(int call, DLTensor* dl, TVMFFIAny* in, DLManagedTensor* managed =
     } else {
       managed[k] = DLManagedTensor{dl[k], nullptr, &Borrowed::Free};
       tensors[k] = nullptr;
-      Check(TVMFFITensorFromDLPack(&managed[k], 0, 0, &tensors[k]) == 0,
-            "an argument as a Tensor");
+      Check(TVMFFITensorFromDLPack(&managed[k], 0, 0, &tensors[k]) == 0, "an argument as a Tensor");
       in[k].type_index = kTVMFFITensor;
       in[k].v_ptr = tensors[k];
     }
@@ -327,8 +325,8 @@ uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call
         const double d = std::fabs(a - b);
         worst = d > worst ? d : worst;
         // 1 LSB for integers; 1e-3 relative or 1e-4 absolute for float32.
-        within = within && (t.dtype.code == kDLFloat ? d <= 1e-4 || d <= 1e-3 * std::fabs(b)
-                                                     : d <= 1);
+        within =
+            within && (t.dtype.code == kDLFloat ? d <= 1e-4 || d <= 1e-3 * std::fabs(b) : d <= 1);
       }
       if (argmax < 0 && t.dtype.code == kDLInt && t.dtype.bits == 8 && Count(t) > 1) {
         argmax = ArgMax(out, t);
@@ -404,8 +402,8 @@ int main() {
         }
         if (rc != 0) {
           Taken t = TakeError();
-          std::printf("FAIL %s input %d call %d run %d: %s: %s\n", MODEL_NAME, seq, step,
-                      run + 1, t.kind, t.message);
+          std::printf("FAIL %s input %d call %d run %d: %s: %s\n", MODEL_NAME, seq, step, run + 1,
+                      t.kind, t.message);
           ++g_failed;
           break;
         }
