@@ -102,17 +102,21 @@ def reset(t):
 
 
 def kernel_calls(mod):
-    """(kernel, [(shape, dtype, is the weight blob) of each argument, output
-    last]) of each call_tir in main, in order."""
+    """(kernel, [(shape, dtype, is the weight blob) of each argument, outputs
+    last]) of each call_tir in main, in order (a kernel may write several
+    outputs, as the LSTM's does)."""
+    def spec(ty, blob=False):
+        return (tuple(int(d) for d in ty.shape), str(ty.dtype), blob)
+
     calls = []
     for block in mod["main"].body.blocks:
         for b in block.bindings:
             v = b.value
             if isinstance(v, relax.Call) and getattr(v.op, "name", "") == "relax.call_tir":
-                args = list(v.args[1].fields) + [b.var]
+                outs = b.var.ty.fields if isinstance(b.var.ty, relax.TupleType) else [b.var.ty]
                 calls.append((v.args[0].name_hint,
-                              [(tuple(int(d) for d in a.ty.shape), str(a.ty.dtype),
-                                isinstance(a, tvm.ir.expr.Constant)) for a in args]))
+                              [spec(a.ty, isinstance(a, tvm.ir.expr.Constant))
+                               for a in v.args[1].fields] + [spec(ty) for ty in outs]))
     return calls
 
 
