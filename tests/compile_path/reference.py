@@ -86,3 +86,20 @@ def assert_close(got, want, dtype, what="output"):
         raise AssertionError(
             f"{what}: {int(bad.sum())} of {bad.size} values differ from LiteRT's by more than "
             f"{limit} (max {diff.max()}); first at {first}: got {got[first]}, LiteRT {want[first]}")
+
+
+def check_against_litert(buf, inputs, dtype=None, exact=False, varied=True):
+    """Runs `buf` on LiteRT's reference kernels and through the compile path
+    with `inputs`: as many outputs, each of `dtype` (the reference's where
+    None) and within the tolerance, bit for bit where `exact`. `varied`: each
+    reference output takes more than two values, or the case shows little."""
+    want = litert_reference(buf, inputs)
+    if varied:
+        assert all(np.unique(w).size > 2 for w in want), \
+            f"the case's LiteRT output is nearly constant: {[np.unique(w) for w in want]}"
+    got = ffi_core_host(buf, inputs)
+    assert len(got) == len(want), f"{len(got)} outputs, LiteRT has {len(want)}"
+    for i, (g, w) in enumerate(zip(got, want)):
+        assert_close(g, w, w.dtype if dtype is None else dtype, what=f"output {i}")
+        if exact:
+            np.testing.assert_array_equal(g, w, err_msg=f"output {i} is not LiteRT's bit for bit")

@@ -10,7 +10,7 @@ import zlib
 import numpy as np
 import pytest
 from ai_edge_litert.interpreter import Interpreter
-from reference import assert_close, ffi_core_host, importer, litert_reference, make_inputs
+from reference import check_against_litert, importer, make_inputs
 from tflite_builder import ModelBuilder
 
 TYPES = ("int8", "int16", "float32", "int32")
@@ -305,13 +305,7 @@ def _inputs(buf, seed):
 @pytest.mark.parametrize("make, dtype, params", CASES)
 def test_matches_litert(make, dtype, params, request):
     buf = make(dtype, **params)
-    inputs = _inputs(buf, _seed(request))
-    want = litert_reference(buf, inputs)
-    got = ffi_core_host(buf, inputs)
-    assert len(got) == len(want), f"{len(got)} outputs, LiteRT has {len(want)}"
-    for i, (g, w) in enumerate(zip(got, want)):
-        assert_close(g, w, dtype, what=f"output {i}")
-        np.testing.assert_array_equal(g, w, err_msg=f"output {i} is not LiteRT's bit for bit")
+    check_against_litert(buf, _inputs(buf, _seed(request)), dtype, exact=True, varied=False)
 
 
 # ---- refusals ----
