@@ -8,7 +8,7 @@ and clamps its fused activation's range (lo, hi), where None is no bound.
 from tvm import te
 from tvm import tirx as tir
 
-from .int8_kernels import _accumulate_in_place, _prim_func, _tap, transposed_tap
+from .int8_kernels import _accumulate_in_place, _prim_func, _tap, pool_window, transposed_tap
 from .weight_blob import read
 
 
@@ -113,28 +113,12 @@ def fully_connected(blob, w_offset, b_offset, batch, in_features, out_features, 
 
 def average_pool2d(in_shape, out_shape, window, stride, pad, act):
     """AVERAGE_POOL_2D: the mean of the window's positions inside the input."""
-    _, h, w_, _ = in_shape
     x = te.placeholder(in_shape, "float32", "x")
-    rh = te.reduce_axis((0, window[0]), "rh")
-    rw = te.reduce_axis((0, window[1]), "rw")
-
-    def sum_f(n, oh, ow, c):
-        ih = oh * stride[0] + rh - pad[0]
-        iw = ow * stride[1] + rw - pad[1]
-        inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w_)
-        return te.sum(tir.if_then_else(inside, x[n, ih, iw, c], tir.const(0.0, "float32")),
-                      axis=[rh, rw])
-
-    total = te.compute(out_shape, sum_f, name="total")
-
-    def count(o, s, k, p, size):
-        start = o * s - p
-        return tir.min(start + k, size) - tir.max(start, 0)
+    total, count = pool_window(x, out_shape, window, stride, pad, lambda v: v,
+                               tir.const(0.0, "float32"))
 
     def avg_f(n, oh, ow, c):
-        cnt = count(oh, stride[0], window[0], pad[0], h) * count(ow, stride[1], window[1],
-                                                                  pad[1], w_)
-        return clamp(total[n, oh, ow, c] / cnt.astype("float32"), act)
+        return clamp(total[n, oh, ow, c] / count(oh, ow).astype("float32"), act)
 
     y = te.compute(out_shape, avg_f, name="y")
     return _accumulate_in_place(_prim_func([x, y]), "total", "y", unroll=1)

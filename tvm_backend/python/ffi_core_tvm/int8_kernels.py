@@ -297,11 +297,11 @@ def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
 
 
-def average_pool2d(in_shape, out_shape, window, stride, pad, act):
-    """AVERAGE_POOL_2D over the window's positions inside the input, rounded
-    half away from zero as TFLite does (input and output share quantization)."""
-    _, h, w_, _ = in_shape
-    x = te.placeholder(in_shape, "int8", "x")
+def pool_window(x, out_shape, window, stride, pad, value, zero):
+    """(total, count) of an average pool: total[n, oh, ow, c] sums
+    value(x[n, ih, iw, c]) over the window's positions inside the input (the
+    padding adds `zero`), count(oh, ow) is how many those are."""
+    h, w_ = int(x.shape[1]), int(x.shape[2])
     rh = te.reduce_axis((0, window[0]), "rh")
     rw = te.reduce_axis((0, window[1]), "rw")
 
@@ -309,16 +309,27 @@ def average_pool2d(in_shape, out_shape, window, stride, pad, act):
         ih = oh * stride[0] + rh - pad[0]
         iw = ow * stride[1] + rw - pad[1]
         inside = tir.all(ih >= 0, ih < h, iw >= 0, iw < w_)
-        return te.sum(tir.if_then_else(inside, x[n, ih, iw, c].astype("int32"), 0), axis=[rh, rw])
+        return te.sum(tir.if_then_else(inside, value(x[n, ih, iw, c]), zero), axis=[rh, rw])
 
-    total = te.compute(out_shape, sum_f, name="total")
-
-    def count(o, s, k, p, size):
+    def along(o, s, k, p, size):
         start = o * s - p
         return tir.min(start + k, size) - tir.max(start, 0)
 
+    def count(oh, ow):
+        return along(oh, stride[0], window[0], pad[0], h) * along(ow, stride[1], window[1],
+                                                                   pad[1], w_)
+
+    return te.compute(out_shape, sum_f, name="total"), count
+
+
+def average_pool2d(in_shape, out_shape, window, stride, pad, act):
+    """AVERAGE_POOL_2D over the window's positions inside the input, rounded
+    half away from zero as TFLite does (input and output share quantization)."""
+    x = te.placeholder(in_shape, "int8", "x")
+    total, count = pool_window(x, out_shape, window, stride, pad, lambda v: v.astype("int32"), 0)
+
     def avg_f(n, oh, ow, c):
-        cnt = count(oh, stride[0], window[0], pad[0], h) * count(ow, stride[1], window[1], pad[1], w_)
+        cnt = count(oh, ow)
         t = total[n, oh, ow, c]
         half = tir.truncdiv(cnt, 2)
         rounded = tir.Select(t > 0, tir.truncdiv(t + half, cnt), tir.truncdiv(t - half, cnt))
