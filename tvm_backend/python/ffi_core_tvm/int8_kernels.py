@@ -238,9 +238,7 @@ def _int64_at(blob, at):
 def transpose_conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape, out_shape,
                           stride, pad, act):
     """TRANSPOSE_CONV of int16 activations (zero points 0) and int8 weights:
-    an int64 sum plus the int64 bias, scaled as TFLite's 64-bit
-    MultiplyByQuantizedMultiplier does, with a 16-bit multiplier:
-    (acc * m + 2^(r-1)) >> r. q[C, 2] holds m and r per channel."""
+    int64 sums, requantized as _requantize_16x8."""
     _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int16", "x")
     kh = te.reduce_axis((0, kh_n), "kh")
@@ -252,26 +250,86 @@ def transpose_conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape,
 
     def acc_f(n, oh, ow, c):
         ih, iw, hit = transposed_tap(x, oh, ow, kh, kw, stride, pad)
-        product = x[n, ih, iw, ci].astype("int32") * weight(c, kh, kw, ci).astype("int32")
-        return te.sum(tir.if_then_else(hit, product.astype("int64"), tir.const(0, "int64")),
-                      axis=[kh, kw, ci])
+        product = _product_16x8(x[n, ih, iw, ci], weight(c, kh, kw, ci))
+        return te.sum(tir.if_then_else(hit, product, tir.const(0, "int64")), axis=[kh, kw, ci])
 
+    return _requantized_16x8(x, blob, b_offset, q_offset, out_shape, acc_f, act)
+
+
+def _requantize_16x8(v, blob, b_offset, q_offset, c, act):
+    """int64 sum v of channel c plus its int64 bias, scaled as TFLite's
+    64-bit MultiplyByQuantizedMultiplier does: (v * m + 2^(r-1)) >> r, m and
+    r from q[c] (int32 pairs: a 16-bit or a 32-bit multiplier), clamped to
+    int16."""
+    if b_offset is not None:
+        v = v + _int64_at(blob, b_offset + c * 8)
+    m = read(blob, q_offset + c * 8, "int32").astype("int64")
+    # The shift from its low byte alone, as Slice.shift reads it.
+    r = blob[q_offset + c * 8 + 4].astype("uint8").astype("int64")
+    scaled = (v * m + (tir.const(1, "int64") << (r - tir.const(1, "int64")))) >> r
+    lo, hi = act
+    return tir.max(tir.min(scaled, tir.const(hi, "int64")),
+                   tir.const(lo, "int64")).astype("int16")
+
+
+def _requantized_16x8(x, blob, b_offset, q_offset, out_shape, acc_f, act):
+    """A 16x8 kernel: acc_f's int64 sums per output (channel last),
+    requantized per channel."""
     acc = te.compute(out_shape, acc_f, name="acc")
-
-    def y_f(n, oh, ow, c):
-        v = acc[n, oh, ow, c]
-        if b_offset is not None:
-            v = v + _int64_at(blob, b_offset + c * 8)
-        m = read(blob, q_offset + c * 8, "int32").astype("int64")
-        # The shift from its low byte alone, as Slice.shift reads it.
-        r = blob[q_offset + c * 8 + 4].astype("uint8").astype("int64")
-        scaled = (v * m + (tir.const(1, "int64") << (r - tir.const(1, "int64")))) >> r
-        lo, hi = act
-        return tir.max(tir.min(scaled, tir.const(hi, "int64")),
-                       tir.const(lo, "int64")).astype("int16")
-
-    y = te.compute(out_shape, y_f, name="y")
+    y = te.compute(out_shape, lambda *i: _requantize_16x8(acc[i], blob, b_offset, q_offset,
+                                                          i[-1], act), name="y")
     return _accumulate_in_place(_prim_func([x, blob, y]), "acc", "y")
+
+
+def _product_16x8(xv, wv):
+    """An int16 input times an int8 weight, in int32 as TFLite multiplies,
+    widened to the int64 sum."""
+    return (xv.astype("int32") * wv.astype("int32")).astype("int64")
+
+
+def conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape, out_shape, stride,
+                dilation, pad, act, depthwise=False):
+    """CONV_2D or DEPTHWISE_CONV_2D of int16 activations (zero points 0, so
+    the padding adds nothing) and int8 weights: int64 sums, requantized as
+    _requantize_16x8."""
+    _, kh_n, kw_n, w_last = w_shape
+    ci_n = in_shape[3]
+    x = te.placeholder(in_shape, "int16", "x")
+    kh = te.reduce_axis((0, kh_n), "kh")
+    kw = te.reduce_axis((0, kw_n), "kw")
+
+    def weight(c, i, j, k):
+        return blob[w_offset + ((c * kh_n + i) * kw_n + j) * w_last + k]
+
+    zero = tir.const(0, "int64")
+    if depthwise:
+        multiplier = w_last // ci_n
+
+        def acc_f(n, oh, ow, c):
+            ih, iw, inside = _tap(x, oh, ow, kh, kw, stride, dilation, pad)
+            product = _product_16x8(x[n, ih, iw, c // multiplier], weight(0, kh, kw, c))
+            return te.sum(tir.if_then_else(inside, product, zero), axis=[kh, kw])
+    else:
+        ci = te.reduce_axis((0, ci_n), "ci")
+
+        def acc_f(n, oh, ow, c):
+            ih, iw, inside = _tap(x, oh, ow, kh, kw, stride, dilation, pad)
+            product = _product_16x8(x[n, ih, iw, ci], weight(c, kh, kw, ci))
+            return te.sum(tir.if_then_else(inside, product, zero), axis=[kh, kw, ci])
+
+    return _requantized_16x8(x, blob, b_offset, q_offset, out_shape, acc_f, act)
+
+
+def fully_connected_16x8(blob, w_offset, b_offset, q_offset, batch, in_features, out_features,
+                         act):
+    """FULLY_CONNECTED of int16 activations and int8 weights (OI)."""
+    x = te.placeholder((batch, in_features), "int16", "x")
+    i = te.reduce_axis((0, in_features), "i")
+
+    def acc_f(b, o):
+        return te.sum(_product_16x8(x[b, i], blob[w_offset + o * in_features + i]), axis=i)
+
+    return _requantized_16x8(x, blob, b_offset, q_offset, (batch, out_features), acc_f, act)
 
 
 def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp=False):
@@ -322,10 +380,11 @@ def pool_window(x, out_shape, window, stride, pad, value, zero):
     return te.compute(out_shape, sum_f, name="total"), count
 
 
-def average_pool2d(in_shape, out_shape, window, stride, pad, act):
-    """AVERAGE_POOL_2D over the window's positions inside the input, rounded
-    half away from zero as TFLite does (input and output share quantization)."""
-    x = te.placeholder(in_shape, "int8", "x")
+def average_pool2d(in_shape, out_shape, window, stride, pad, act, dtype="int8"):
+    """AVERAGE_POOL_2D of int8 or int16 over the window's positions inside
+    the input, rounded half away from zero as TFLite does (input and output
+    share quantization); the sum in int32."""
+    x = te.placeholder(in_shape, dtype, "x")
     total, count = pool_window(x, out_shape, window, stride, pad, lambda v: v.astype("int32"), 0)
 
     def avg_f(n, oh, ow, c):
@@ -333,6 +392,10 @@ def average_pool2d(in_shape, out_shape, window, stride, pad, act):
         t = total[n, oh, ow, c]
         half = tir.truncdiv(cnt, 2)
         rounded = tir.Select(t > 0, tir.truncdiv(t + half, cnt), tir.truncdiv(t - half, cnt))
+        if dtype == "int16":
+            lo, hi = act
+            return tir.max(tir.min(rounded, tir.const(hi, "int32")),
+                           tir.const(lo, "int32")).astype("int16")
         return _clamp_int8(rounded, *act)
 
     y = te.compute(out_shape, avg_f, name="y")

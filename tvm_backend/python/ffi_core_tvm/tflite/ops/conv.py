@@ -1,6 +1,6 @@
-"""CONV_2D and DEPTHWISE_CONV_2D: int8 activations, int8 weights per channel.
-TRANSPOSE_CONV: int8 activations, and int16 activations with int8 weights
-(TFLite's 16x8 scheme); float32 in float_nn.py."""
+"""CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV: int8 activations with int8
+weights per channel, and int16 activations with int8 weights (TFLite's 16x8
+scheme); float32 in float_nn.py."""
 import numpy as np
 from tflite.Conv2DOptions import Conv2DOptions
 from tflite.DepthwiseConv2DOptions import DepthwiseConv2DOptions
@@ -51,6 +51,75 @@ def depthwise_conv_2d(ctx, op):
     return _conv(ctx, op, depthwise=True)
 
 
+def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
+    """(weights, bias or None, requantization table) offsets in the blob and
+    the int16 clamp of a 16x8 operator (int16 activations of zero point 0,
+    int8 weights symmetric per tensor or per channel along `axis`, int64
+    bias), whose output channels are w's `axis`; `reduced`: the table's
+    kind (_reduced_multipliers)."""
+    in_scale, in_zp = x.quant()
+    out_scale, out_zp = out.quant()
+    if in_zp != 0 or out_zp != 0:
+        raise UnsupportedModel(f"{op}: int16 with a zero point")
+    channels = w.shape[axis]
+    if (w.dtype != "int8" or w.scale is None or len(w.scale) not in (1, channels)
+            or (w.per_channel and w.quant_axis != axis)
+            or (w.zero_point is not None and np.any(w.zero_point != 0))):
+        raise UnsupportedModel(f"{op}: weights {w.name} are not int8 quantized symmetrically "
+                               f"per tensor or per output channel")
+    # LiteRT sums in int64 with an int64 bias; with an int32 one it sums in
+    # int32 and scales with the 32-bit multiply, which this does not cover.
+    if getattr(op.options, "QuantizedBiasType", 0) == TensorType.INT32:
+        raise UnsupportedModel(f"{op}: int16 with quantized_bias_type int32")
+    if b is not None and (b.dtype != "int64" or not b.is_constant or b.shape != (channels,)):
+        raise UnsupportedModel(f"{op}: int16 with a bias {b.name} other than {channels} "
+                               f"constant int64 values")
+    act = activation_range(op.options.FusedActivationFunction, out_scale, out_zp, op, "int16")
+    w_scales = np.broadcast_to(np.asarray(w.scale, "float64"), (channels,))
+    w_off = ctx.pack(w.data.astype("int8"))
+    b_off = ctx.pack(b.data.astype("int64")) if b is not None else None
+    q_off = ctx.pack(_reduced_multipliers(op, in_scale * w_scales / out_scale, reduced))
+    return w_off, b_off, q_off, act
+
+
+def _conv_16x8(ctx, op, depthwise):
+    opts = op.options
+    x, w = op.inputs[0], op.inputs[1]
+    b = op.inputs[2] if len(op.inputs) > 2 else None
+    out = op.outputs[0]
+    if not w.is_constant or len(w.shape) != 4 or len(x.shape) != 4 or len(out.shape) != 4:
+        raise UnsupportedModel(f"{op}: weights not constant, or tensors not all 4-D")
+    if out.shape[3] != (w.shape[3] if depthwise else w.shape[0]):
+        raise UnsupportedModel(f"{op}: weights of shape {list(w.shape)} for output "
+                               f"{list(out.shape)}")
+    if depthwise and w.shape[3] % x.shape[3] != 0:
+        raise UnsupportedModel(f"{op}: {w.shape[3]} channels for {x.shape[3]} input channels")
+    if not depthwise and w.shape[3] != x.shape[3]:
+        raise UnsupportedModel(f"{op}: weights of shape {list(w.shape)} for input "
+                               f"{list(x.shape)}")
+    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 3 if depthwise else 0)
+    stride = (opts.StrideH, opts.StrideW)
+    dilation = (opts.DilationHFactor, opts.DilationWFactor)
+    pad = padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
+    blob = ctx.blob_placeholder()
+    gv = ctx.kernel(("dwconv16" if depthwise else "conv16", w_off), lambda: kernels.conv2d_16x8(
+        blob, w_off, b_off, q_off, x.shape, w.shape, out.shape, stride, dilation, pad, act,
+        depthwise))
+    return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape, "int16")
+
+
+@lowering("CONV_2D", types=("int16",), options=Conv2DOptions,
+          note="16x8: int8 weights, int64 bias")
+def conv_2d_16x8(ctx, op):
+    return _conv_16x8(ctx, op, depthwise=False)
+
+
+@lowering("DEPTHWISE_CONV_2D", types=("int16",), options=DepthwiseConv2DOptions,
+          note="16x8: int8 weights, int64 bias")
+def depthwise_conv_2d_16x8(ctx, op):
+    return _conv_16x8(ctx, op, depthwise=True)
+
+
 def transpose_conv_geometry(op):
     """(input, weights, bias or None, output, stride, padding) of a
     TRANSPOSE_CONV, whose inputs are (output shape, weights OHWI, input,
@@ -87,16 +156,22 @@ def transpose_conv_geometry(op):
     return x, w, b, out, stride, padding(opts.Padding, out.shape[1:3], w.shape[1:3], stride)
 
 
-def _reduced_multipliers(scales):
+def _reduced_multipliers(op, scales, reduced=True):
     """q[C, 2]: TFLite's 64-bit MultiplyByQuantizedMultiplier's 16-bit
-    multiplier and its right shift, per channel."""
+    multiplier and its right shift, per channel, as LiteRT's convolutions
+    scale (its double-rounding form); with `reduced` false, the 32-bit
+    mantissa and its shift, as LiteRT's FULLY_CONNECTED scales (measured:
+    the 16-bit form differs from it by one LSB in a few outputs)."""
     q = np.zeros((len(scales), 2), "int32")
     for c, scale in enumerate(scales):
         mantissa, right_shift = quantize_multiplier(scale)
+        if not reduced:
+            q[c] = mantissa, right_shift
+            continue
         q[c, 0] = (mantissa + (1 << 15)) >> 16 if mantissa < 0x7FFF0000 else 0x7FFF
         q[c, 1] = right_shift - 16
     if q[:, 1].min() < 1:
-        raise UnsupportedModel("a requantization multiplier too large for 16x8 TRANSPOSE_CONV")
+        raise UnsupportedModel(f"{op}: a requantization multiplier too large for int16")
     return q
 
 
@@ -108,12 +183,12 @@ def transpose_conv(ctx, op):
     out_scale, out_zp = out.quant()
     act = activation_range(op.options.FusedActivationFunction, out_scale, out_zp, op, x.dtype)
     channels = out.shape[3]
-    if (w.dtype != "int8" or w.scale is None or len(w.scale) not in (1, channels)
-            or (w.per_channel and w.quant_axis != 0)):
-        raise UnsupportedModel(f"{op}: weights {w.name} are not int8 quantized per tensor "
-                               f"or per output channel")
-    w_scales = np.broadcast_to(np.asarray(w.scale, "float64"), (channels,))
     if x.dtype == "int8":
+        if (w.dtype != "int8" or w.scale is None or len(w.scale) not in (1, channels)
+                or (w.per_channel and w.quant_axis != 0)):
+            raise UnsupportedModel(f"{op}: weights {w.name} are not int8 quantized per tensor "
+                                   f"or per output channel")
+        w_scales = np.broadcast_to(np.asarray(w.scale, "float64"), (channels,))
         if b is not None and b.dtype != "int32":
             raise UnsupportedModel(f"{op}: bias {b.name} is {b.dtype}, not int32")
         # The zero point is not folded into the table's bias (in_zp 0 here):
@@ -124,15 +199,7 @@ def transpose_conv(ctx, op):
         gv = ctx.kernel(("tconv", s.weights_offset), lambda: kernels.transpose_conv2d(
             s, x.shape, w.shape, out.shape, stride, pad, in_zp, out_zp, act))
         return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)
-    if in_zp != 0 or out_zp != 0:
-        raise UnsupportedModel(f"{op}: int16 with a zero point")
-    # LiteRT sums in int64 with an int64 bias unless the options ask for int32.
-    int32_bias = op.options.QuantizedBiasType == TensorType.INT32
-    if int32_bias or (b is not None and b.dtype != "int64"):
-        raise UnsupportedModel(f"{op}: int16 with a bias or quantized_bias_type other than int64")
-    w_off = ctx.pack(w.data.astype("int8"))
-    b_off = ctx.pack(b.data.astype("int64")) if b is not None else None
-    q_off = ctx.pack(_reduced_multipliers(in_scale * w_scales / out_scale))
+    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 0)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("tconv16", w_off), lambda: kernels.transpose_conv2d_16x8(
         blob, w_off, b_off, q_off, x.shape, w.shape, out.shape, stride, pad, act))

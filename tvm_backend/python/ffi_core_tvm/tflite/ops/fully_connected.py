@@ -1,4 +1,5 @@
-"""FULLY_CONNECTED: int8 activations, int8 weights (symmetric), int32 bias."""
+"""FULLY_CONNECTED: int8 activations, int8 weights (symmetric), int32 bias;
+int16 activations, int8 weights, int64 bias (TFLite's 16x8 scheme)."""
 import numpy as np
 from tflite.FullyConnectedOptions import FullyConnectedOptions
 
@@ -6,6 +7,7 @@ from ... import int8_kernels as kernels
 from ..model import UnsupportedModel
 from ..quant import activation_range, requant_table
 from ..registry import lowering
+from .conv import constants_16x8
 
 
 @lowering("FULLY_CONNECTED", types=("int8",), options=FullyConnectedOptions)
@@ -28,3 +30,26 @@ def fully_connected(ctx, op):
         s, batch, features, w.shape[0], in_zp, out_zp, act, dsp=ctx.dsp))
     y = ctx.call(gv, [value, ctx.blob_const], (batch, w.shape[0]))
     return ctx.reshape(y, (batch, w.shape[0]), out.shape)
+
+
+@lowering("FULLY_CONNECTED", types=("int16",), options=FullyConnectedOptions,
+          note="16x8: int8 weights, int64 bias")
+def fully_connected_16x8(ctx, op):
+    x, w = op.inputs[0], op.inputs[1]
+    b = op.inputs[2] if len(op.inputs) > 2 else None
+    out = op.outputs[0]
+    if not w.is_constant or len(w.shape) != 2:
+        raise UnsupportedModel(f"{op}: weights {w.name} are not a constant matrix")
+    features, units = w.shape[1], w.shape[0]
+    batch = int(np.prod(x.shape)) // features
+    if batch * features != int(np.prod(x.shape)) or int(np.prod(out.shape)) != batch * units:
+        raise UnsupportedModel(f"{op}: input {list(x.shape)} and output {list(out.shape)} "
+                               f"for weights {list(w.shape)}")
+    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 0,
+                                               reduced=False)
+    blob = ctx.blob_placeholder()
+    gv = ctx.kernel(("dense16", w_off), lambda: kernels.fully_connected_16x8(
+        blob, w_off, b_off, q_off, batch, features, units, act))
+    value = ctx.reshape(ctx.value(x), x.shape, (batch, features))
+    y = ctx.call(gv, [value, ctx.blob_const], (batch, units), "int16")
+    return ctx.reshape(y, (batch, units), out.shape)

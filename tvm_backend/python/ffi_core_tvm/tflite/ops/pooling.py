@@ -1,4 +1,4 @@
-"""AVERAGE_POOL_2D (int8, input and output of one quantization) and
+"""AVERAGE_POOL_2D (int8, int16, input and output of one quantization) and
 MAX_POOL_2D (int8, int16, float32)."""
 from tflite.Pool2DOptions import Pool2DOptions
 from tvm import te
@@ -14,21 +14,24 @@ from .layout import expect_shape, prim_func
 _FLOAT_RANGES = {RELU: (0.0, None), RELU6: (0.0, 6.0), RELU_N1_TO_1: (-1.0, 1.0)}
 
 
-@lowering("AVERAGE_POOL_2D", types=("int8",), options=Pool2DOptions)
+@lowering("AVERAGE_POOL_2D", types=("int8", "int16"), options=Pool2DOptions)
 def average_pool_2d(ctx, op):
     opts = op.options
     x, out = op.inputs[0], op.outputs[0]
     if x.quant() != out.quant():
         raise UnsupportedModel(f"{op}: an average pool that changes quantization")
     scale, zp = out.quant()
-    act = activation_range(opts.FusedActivationFunction, scale, zp, op)
+    act = activation_range(opts.FusedActivationFunction, scale, zp, op, x.dtype)
     window = (opts.FilterHeight, opts.FilterWidth)
     stride = (opts.StrideH, opts.StrideW)
     pad = padding(opts.Padding, x.shape[1:3], window, stride)
-    key = ("avgpool", x.shape, out.shape, window, stride, pad, act)
+    if x.dtype == "int8":
+        key = ("avgpool", x.shape, out.shape, window, stride, pad, act)
+    else:
+        key = ("avgpool", x.shape, out.shape, window, stride, pad, act, x.dtype)
     gv = ctx.kernel(key, lambda: kernels.average_pool2d(x.shape, out.shape, window, stride,
-                                                        pad, act))
-    return ctx.call(gv, [ctx.value(x)], out.shape)
+                                                        pad, act, x.dtype))
+    return ctx.call(gv, [ctx.value(x)], out.shape, x.dtype)
 
 
 def _clamp_range(op, act, out):

@@ -1,0 +1,142 @@
+"""TFLite's 16x8 scheme against LiteRT: int16 activations (zero points 0),
+int8 weights symmetric per tensor or per channel, int64 bias, for CONV_2D,
+DEPTHWISE_CONV_2D and FULLY_CONNECTED; and int16 AVERAGE_POOL_2D.
+
+Each case is a one-operator model (tflite_builder.py) run on LiteRT's
+reference kernels and through the compile path on this host (reference.py);
+the outputs must be equal bit for bit.
+"""
+import zlib
+
+import numpy as np
+import pytest
+from reference import check_against_litert, make_inputs
+from test_ops import _out_size
+from tflite_builder import ModelBuilder
+
+# Uniform int16 values have a standard deviation of about 18900; the scales
+# aim each output at a real spread of about 2.4, some 4000 LSB.
+INT16_STD = 18900.0
+INT8_STD = 74.0
+W_SCALE = 0.004
+OUT_STD = 2.4
+OUT_SCALE = OUT_STD / 4000
+
+
+def _weights(b, rng, shape, axis, per_channel):
+    channels = shape[axis]
+    scales = W_SCALE * (rng.uniform(0.5, 1.5, channels) if per_channel else np.ones(channels))
+    data = rng.integers(-127, 127, size=shape, endpoint=True, dtype=np.int8)
+    t = b.tensor(shape, "int8", "w", scale=scales if per_channel else W_SCALE, zero_point=0,
+                 quant_axis=axis, data=data)
+    return t, scales
+
+
+def _bias(b, rng, in_scale, w_scales):
+    """int64 bias worth about one output spread."""
+    scales = in_scale * w_scales
+    data = np.round(rng.standard_normal(len(scales)) * OUT_STD / scales).astype(np.int64)
+    return b.tensor((len(scales),), "int64", "bias", scale=scales, zero_point=0, data=data)
+
+
+def _in_scale(terms):
+    return OUT_STD / (np.sqrt(terms) * INT16_STD * INT8_STD * W_SCALE)
+
+
+def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
+         dilation=1, padding="SAME", act="NONE", per_channel=True, bias=True):
+    """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
+    the depth multiplier)."""
+    n, h, w, ci = in_shape
+    co = ci * channels if depthwise else channels
+    oh = _out_size(h, kernel[0], stride, dilation, padding)
+    ow = _out_size(w, kernel[1], stride, dilation, padding)
+    b = ModelBuilder()
+    in_scale = _in_scale(kernel[0] * kernel[1] * (1 if depthwise else ci))
+    x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
+    if depthwise:
+        wt, w_scales = _weights(b, rng, (1, *kernel, co), 3, per_channel)
+    else:
+        wt, w_scales = _weights(b, rng, (co, *kernel, ci), 0, per_channel)
+    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales)] if bias else [])
+    y = b.tensor((n, oh, ow, co), "int16", "y", scale=OUT_SCALE, zero_point=0)
+    options = {"padding": padding, "stride_h": stride, "stride_w": stride,
+               "dilation_h_factor": dilation, "dilation_w_factor": dilation,
+               "fused_activation_function": act}
+    if depthwise:
+        options["depth_multiplier"] = channels
+    b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], options)
+    return b.finish([x], [y])
+
+
+def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False, bias=True,
+                    keep_num_dims=False):
+    features = in_shape[-1]
+    batch = int(np.prod(in_shape)) // features
+    out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
+    b = ModelBuilder()
+    in_scale = _in_scale(features)
+    x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
+    wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
+    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales)] if bias else [])
+    y = b.tensor(out_shape, "int16", "y", scale=OUT_SCALE, zero_point=0)
+    b.operator("FULLY_CONNECTED", inputs, [y],
+               {"fused_activation_function": act, "keep_num_dims": keep_num_dims})
+    return b.finish([x], [y])
+
+
+def average_pool(rng, in_shape=(1, 9, 9, 4), window=(3, 3), stride=2, padding="SAME",
+                 act="NONE"):
+    n, h, w, c = in_shape
+    out_shape = (n, _out_size(h, window[0], stride, 1, padding),
+                 _out_size(w, window[1], stride, 1, padding), c)
+    b = ModelBuilder()
+    # 6.0 (RELU6's top) at 12000, inside int16.
+    x = b.tensor(in_shape, "int16", "x", scale=0.0005, zero_point=0)
+    y = b.tensor(out_shape, "int16", "y", scale=0.0005, zero_point=0)
+    b.operator("AVERAGE_POOL_2D", [x], [y],
+               {"padding": padding, "stride_h": stride, "stride_w": stride,
+                "filter_height": window[0], "filter_width": window[1],
+                "fused_activation_function": act})
+    return b.finish([x], [y])
+
+
+CASES = [
+    pytest.param(conv, {}, id="conv_same"),
+    pytest.param(conv, dict(padding="VALID", stride=2, in_shape=(1, 8, 9, 2)), id="conv_valid_s2"),
+    pytest.param(conv, dict(dilation=2, kernel=(2, 3)), id="conv_dilated"),
+    pytest.param(conv, dict(per_channel=False), id="conv_pertensor"),
+    pytest.param(conv, dict(act="RELU"), id="conv_relu"),
+    pytest.param(conv, dict(act="RELU6", in_shape=(2, 5, 5, 4), channels=3), id="conv_relu6_batch2"),
+    pytest.param(conv, dict(kernel=(1, 1), in_shape=(1, 4, 4, 8), channels=6), id="conv_1x1"),
+    pytest.param(conv, dict(depthwise=True, channels=1), id="dwconv_same"),
+    pytest.param(conv, dict(depthwise=True, channels=2, stride=2, padding="VALID"),
+                 id="dwconv_mult2_valid_s2"),
+    pytest.param(conv, dict(depthwise=True, channels=1, dilation=2, act="RELU6"),
+                 id="dwconv_dilated_relu6"),
+    pytest.param(conv, dict(depthwise=True, channels=1, per_channel=False, bias=False),
+                 id="dwconv_pertensor_nobias"),
+    pytest.param(fully_connected, {}, id="fc"),
+    pytest.param(fully_connected, dict(per_channel=True), id="fc_per_channel"),
+    pytest.param(fully_connected, dict(act="RELU", bias=False), id="fc_relu_nobias"),
+    pytest.param(fully_connected, dict(in_shape=(2, 3, 12), units=5, keep_num_dims=True),
+                 id="fc_keep_num_dims"),
+    pytest.param(average_pool, {}, id="avgpool_same"),
+    pytest.param(average_pool, dict(padding="VALID", window=(2, 3), stride=1),
+                 id="avgpool_valid"),
+    pytest.param(average_pool, dict(act="RELU6"), id="avgpool_relu6"),
+    pytest.param(average_pool, dict(in_shape=(2, 6, 6, 3), window=(6, 6), padding="VALID"),
+                 id="avgpool_global_batch2"),
+]
+
+
+def _seed(request):
+    """A seed per case, stable across runs and case order."""
+    return zlib.crc32(request.node.callspec.id.encode())
+
+
+@pytest.mark.parametrize("make, params", CASES)
+def test_matches_litert(make, params, request):
+    rng = np.random.default_rng(_seed(request))
+    buf = make(rng, **params)
+    check_against_litert(buf, make_inputs(buf, _seed(request)), "int16", exact=True)
