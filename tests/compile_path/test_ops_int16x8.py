@@ -10,7 +10,7 @@ import zlib
 
 import numpy as np
 import pytest
-from reference import check_against_litert, make_inputs
+from reference import check_against_litert, importer, make_inputs
 from test_ops import _out_size
 from tflite_builder import ModelBuilder
 
@@ -32,11 +32,13 @@ def _weights(b, rng, shape, axis, per_channel):
     return t, scales
 
 
-def _bias(b, rng, in_scale, w_scales):
-    """int64 bias worth about one output spread."""
+def _bias(b, rng, in_scale, w_scales, dtype="int64"):
+    """A bias worth about one output spread (int32: a hundredth of it, which
+    int32 holds)."""
     scales = in_scale * w_scales
-    data = np.round(rng.standard_normal(len(scales)) * OUT_STD / scales).astype(np.int64)
-    return b.tensor((len(scales),), "int64", "bias", scale=scales, zero_point=0, data=data)
+    spread = OUT_STD if dtype == "int64" else OUT_STD / 100
+    data = np.round(rng.standard_normal(len(scales)) * spread / scales).astype(dtype)
+    return b.tensor((len(scales),), dtype, "bias", scale=scales, zero_point=0, data=data)
 
 
 def _in_scale(terms):
@@ -44,7 +46,8 @@ def _in_scale(terms):
 
 
 def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
-         dilation=1, padding="SAME", act="NONE", per_channel=True, bias=True):
+         dilation=1, padding="SAME", act="NONE", per_channel=True, bias=True,
+         bias_type="int64"):
     """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
     the depth multiplier)."""
     n, h, w, ci = in_shape
@@ -58,7 +61,7 @@ def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3),
         wt, w_scales = _weights(b, rng, (1, *kernel, co), 3, per_channel)
     else:
         wt, w_scales = _weights(b, rng, (co, *kernel, ci), 0, per_channel)
-    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales)] if bias else [])
+    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
     y = b.tensor((n, oh, ow, co), "int16", "y", scale=OUT_SCALE, zero_point=0)
     options = {"padding": padding, "stride_h": stride, "stride_w": stride,
                "dilation_h_factor": dilation, "dilation_w_factor": dilation,
@@ -70,7 +73,7 @@ def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3),
 
 
 def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False, bias=True,
-                    keep_num_dims=False):
+                    keep_num_dims=False, bias_type="int64"):
     features = in_shape[-1]
     batch = int(np.prod(in_shape)) // features
     out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
@@ -78,7 +81,7 @@ def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=Fals
     in_scale = _in_scale(features)
     x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
     wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
-    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales)] if bias else [])
+    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
     y = b.tensor(out_shape, "int16", "y", scale=OUT_SCALE, zero_point=0)
     b.operator("FULLY_CONNECTED", inputs, [y],
                {"fused_activation_function": act, "keep_num_dims": keep_num_dims})
@@ -140,3 +143,19 @@ def test_matches_litert(make, params, request):
     rng = np.random.default_rng(_seed(request))
     buf = make(rng, **params)
     check_against_litert(buf, make_inputs(buf, _seed(request)), "int16", exact=True)
+
+
+# An int32 bias: LiteRT takes it for CONV_2D and FULLY_CONNECTED but sums
+# and scales otherwise; refused by name.
+REFUSALS = [
+    pytest.param(conv, id="conv_int32_bias"),
+    pytest.param(fully_connected, id="fc_int32_bias"),
+]
+
+
+@pytest.mark.parametrize("make", REFUSALS)
+def test_int32_bias_refused(make, request):
+    buf = make(np.random.default_rng(_seed(request)), bias_type="int32")
+    from_tflite, unsupported = importer()
+    with pytest.raises(unsupported, match="int64"):
+        from_tflite(buf)
