@@ -1,12 +1,14 @@
-"""Integer kernels of TFLite's int8 operators, as scheduled TIR PrimFuncs.
+"""Integer kernels of TFLite's quantized operators (int8, and the 16x8
+scheme's int16 activations with int8 weights), as scheduled TIR PrimFuncs.
 
 Layouts are TFLite's: activations NHWC, conv weights OHWI, depthwise weights
 1HW(C*multiplier), fully connected weights OI. Each convolution reads its
 input through a bounds test (a padded position reads the input's zero
 point), so no padded copy is made; the zero point's share, in_zp * sum(w),
-is folded into the bias at compile time (tflite_import.py), and accumulates into one int32 per output that the schedule
-keeps beside the requantization, so no int32 tensor is stored. Per-channel
-requantization comes as an int32 table q[C, 3]: bias, mantissa, right shift
+is folded into the bias at compile time (tflite/quant.py), and accumulates
+into one int32 per output that the schedule keeps beside the
+requantization, so no int32 tensor is stored. Per-channel requantization
+comes as an int32 table q[C, 3]: bias, mantissa, right shift
 (fixed_point.py).
 
 A model's constants are one int8 tensor (weight_blob.py), so that a firmware
