@@ -36,15 +36,30 @@ def litert_reference(buf, inputs):
     return [it.get_tensor(d["index"]) for d in it.get_output_details()]
 
 
-def ffi_core_host(buf, inputs):
-    """The model's outputs from ffi-core's compile path built for this host."""
+# Where TensorFlow Lite Micro's example models are: shared/ beside the repo.
+TFLM_EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                             "shared", "models", "tflm_examples")
+
+
+def host_model(buf):
+    """(run, input tensors, output tensors) of the model built by ffi-core's
+    compile path for this host; run(*arrays) returns the outputs' arrays."""
     from_tflite, _ = importer()
-    mod = from_tflite(buf)[0]
+    mod, ins, outs = from_tflite(buf)
     with pass_context():
         ex = relax.build(mod, tvm.target.Target("llvm"), exec_mode="compiled")
-    result = relax.VirtualMachine(ex, tvm.cpu())["main"](*[tvm.runtime.tensor(x) for x in inputs])
-    # One output comes back as a tensor, several as an array of them.
-    return [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
+    main = relax.VirtualMachine(ex, tvm.cpu())["main"]
+
+    def run(*xs):
+        result = main(*[tvm.runtime.tensor(x) for x in xs])
+        # One output comes back as a tensor, several as an array of them.
+        return [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
+    return run, ins, outs
+
+
+def ffi_core_host(buf, inputs):
+    """The model's outputs from ffi-core's compile path built for this host."""
+    return host_model(buf)[0](*inputs)
 
 
 def make_inputs(buf, seed):

@@ -10,38 +10,21 @@ import zlib
 import numpy as np
 import pytest
 import tflite_builder
-import tvm
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
-from reference import assert_close
+from reference import TFLM_EXAMPLES, assert_close, host_model
 from tflite_builder import ModelBuilder
-from tvm import relax
 
-from ffi_core_tvm.compile import pass_context
 from ffi_core_tvm.tflite import UnsupportedModel, from_tflite
 
 tflite_builder._OPTIONS.setdefault("UNIDIRECTIONAL_SEQUENCE_LSTM",
                                    "UnidirectionalSequenceLSTMOptions")
-MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared",
-                      "models", "tflm_examples")
 CALLS = 4
-
-
-def _host(buf):
-    mod, ins, outs = from_tflite(buf)
-    with pass_context():
-        ex = relax.build(mod, tvm.target.Target("llvm"), exec_mode="compiled")
-    main = relax.VirtualMachine(ex, tvm.cpu())["main"]
-
-    def run(*xs):
-        result = main(*[tvm.runtime.tensor(x) for x in xs])
-        return [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
-    return run, ins, outs
 
 
 def _compare_sequence(buf, seed):
     """CALLS calls from the reset state (the zero points): the model's
     outputs and every state, against LiteRT's."""
-    run, ins, outs = _host(buf)
+    run, ins, outs = host_model(buf)
     states = [t for t in ins if t.is_variable]
     assert states and outs[-len(states):] == states
     it = Interpreter(model_content=buf, experimental_op_resolver_type=OpResolverType.BUILTIN_REF,
@@ -64,7 +47,7 @@ def _compare_sequence(buf, seed):
 
 @pytest.mark.parametrize("name", ["trained_lstm_int8", "micro_speech_lstm"])
 def test_example_model_sequence(name):
-    path = os.path.join(MODELS, f"{name}.tflite")
+    path = os.path.join(TFLM_EXAMPLES, f"{name}.tflite")
     if not os.path.exists(path):
         pytest.skip("../shared/models/tflm_examples is not beside this checkout")
     _compare_sequence(open(path, "rb").read(), zlib.crc32(name.encode()))

@@ -20,32 +20,14 @@ import zlib
 
 import numpy as np
 import pytest
-import tvm
 import tflite_builder
-from reference import assert_close, litert_reference
+from reference import TFLM_EXAMPLES, assert_close, host_model, litert_reference
 from tflite_builder import ModelBuilder
-from tvm import relax
 
-from ffi_core_tvm.compile import pass_context
 from ffi_core_tvm.tflite import UnsupportedModel, from_tflite
 
 tflite_builder._OPTIONS.setdefault("SVDF", "SVDFOptions")
-MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "models",
-                      "tflm_examples")
 STEPS = 5
-
-
-def _host(buf):
-    """(main, input tensors, output tensors) of the model built for this host."""
-    mod, ins, outs = from_tflite(buf)
-    with pass_context():
-        ex = relax.build(mod, tvm.target.Target("llvm"), exec_mode="compiled")
-    main = relax.VirtualMachine(ex, tvm.cpu())["main"]
-
-    def run(*xs):
-        result = main(*[tvm.runtime.tensor(x) for x in xs])
-        return [result.numpy()] if hasattr(result, "numpy") else [r.numpy() for r in result]
-    return run, ins, outs
 
 
 def _reset(states):
@@ -130,7 +112,7 @@ def _seed(request):
 def test_svdf_sequence(params, request):
     rng = np.random.default_rng(_seed(request))
     buf = svdf_model(rng, **params)
-    run, ins, outs = _host(buf)
+    run, ins, outs = host_model(buf)
     assert [t.is_variable for t in ins] == [False, True]
     assert [t.is_variable for t in outs] == [False, True]
     it = _tflm(buf)
@@ -164,7 +146,7 @@ def quantize_model(in_dtype, out_dtype):
                          [("int8", "int8"), ("int16", "int8"), ("int16", "int32")])
 def test_quantize(in_dtype, out_dtype):
     buf = quantize_model(in_dtype, out_dtype)
-    run = _host(buf)[0]
+    run = host_model(buf)[0]
     info = np.iinfo(in_dtype)
     rng = np.random.default_rng(zlib.crc32(f"{in_dtype}{out_dtype}".encode()))
     x = rng.integers(info.min, info.max, (2, 9), endpoint=True, dtype=in_dtype)
@@ -173,11 +155,11 @@ def test_quantize(in_dtype, out_dtype):
 
 def test_keyword_scrambled_sequence():
     """The whole model over a sequence: every output, and every SVDF's state."""
-    path = os.path.join(MODELS, "keyword_scrambled_8bit.tflite")
+    path = os.path.join(TFLM_EXAMPLES, "keyword_scrambled_8bit.tflite")
     if not os.path.exists(path):
         pytest.skip("../shared/models/tflm_examples is not beside this checkout")
     buf = open(path, "rb").read()
-    run, ins, outs = _host(buf)
+    run, ins, outs = host_model(buf)
     states = ins[1:]
     assert len(states) == 7 and all(t.is_variable for t in states) and outs[1:] == states
     it = _tflm(buf)
@@ -201,4 +183,4 @@ def test_softmax_int8_to_int16():
     b.operator("SOFTMAX", [x], [y], {"beta": 1.0})
     buf = b.finish([x], [y])
     x = np.random.default_rng(7).integers(-128, 127, (3, 10), endpoint=True, dtype=np.int8)
-    assert_close(_host(buf)[0](x)[0], litert_reference(buf, [x])[0], "int16")
+    assert_close(host_model(buf)[0](x)[0], litert_reference(buf, [x])[0], "int16")
