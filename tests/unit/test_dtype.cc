@@ -49,10 +49,26 @@ TEST_CASE("dtype strings parse with upstream's spellings") {
 }
 
 TEST_CASE("bad dtype strings are ValueErrors") {
-  for (const char* bad :
-       {"int", "int32x", "int32x0", "int999", "floaty", "quux8", "int32x70000", "int32 ",
-        "uint8x4z", "float4_e2m1fn_", "float4_e2m1fn_2", "float8_e5m2_x2", "boolx", "bool_x4",
-        "int32xvscale", "int32xvscalex0", "int32xvscalex32769", "float8_e5m2xvscalex2"}) {
+  for (const char* bad : {"int",
+                          "int32x",
+                          "int32x0",
+                          "int999",
+                          "floaty",
+                          "quux8",
+                          "int32x70000",
+                          "int32x65535",
+                          "int32x32768",
+                          "int32 ",
+                          "uint8x4z",
+                          "float4_e2m1fn_",
+                          "float4_e2m1fn_2",
+                          "float8_e5m2_x2",
+                          "boolx",
+                          "bool_x4",
+                          "int32xvscale",
+                          "int32xvscalex0",
+                          "int32xvscalex32769",
+                          "float8_e5m2xvscalex2"}) {
     DLDataType out{};
     TVMFFIByteArray s{bad, std::strlen(bad)};
     CHECK_MESSAGE(TVMFFIDataTypeFromString(&s, &out) != 0, bad);

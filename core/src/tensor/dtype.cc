@@ -137,10 +137,12 @@ Status DataTypeFromString(const char* text, size_t size, DLDataType* out) {
   if (p < end) {
     if (*p != 'x') return Invalid(text, size, "unexpected characters after the bit width");
     ++p;
-    if (!ParseNumber(&p, end, scalable ? 32768 : 65535, &lanes) || lanes == 0) {
+    // Plain lanes stop at 32767: the larger uint16_t values are scalable
+    // vectors' negated lanes, and would print as one.
+    if (!ParseNumber(&p, end, scalable ? 32768 : 32767, &lanes) || lanes == 0) {
       return Invalid(text, size,
                      scalable ? "vscale lanes must be a positive integer up to 32768"
-                              : "lanes must be a positive integer below 65536");
+                              : "lanes must be a positive integer below 32768");
     }
     if (p != end) return Invalid(text, size, "unexpected characters after the lanes");
   } else if (scalable) {
