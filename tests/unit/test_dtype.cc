@@ -67,6 +67,7 @@ TEST_CASE("bad dtype strings are ValueErrors") {
                           "bool_x4",
                           "int32xvscale",
                           "int32xvscalex0",
+                          "boolxvscalex1",
                           "int32xvscalex32769",
                           "float8_e5m2xvscalex2"}) {
     DLDataType out{};

@@ -138,10 +138,11 @@ Status DataTypeFromString(const char* text, size_t size, DLDataType* out) {
     if (*p != 'x') return Invalid(text, size, "unexpected characters after the bit width");
     ++p;
     // Plain lanes stop at 32767: the larger uint16_t values are scalable
-    // vectors' negated lanes, and would print as one.
-    if (!ParseNumber(&p, end, scalable ? 32768 : 32767, &lanes) || lanes == 0) {
+    // vectors' negated lanes, and would print as one. A scalable vector of
+    // one lane (-1) prints as a plain scalar, so it starts at two.
+    if (!ParseNumber(&p, end, scalable ? 32768 : 32767, &lanes) || lanes < (scalable ? 2u : 1u)) {
       return Invalid(text, size,
-                     scalable ? "vscale lanes must be a positive integer up to 32768"
+                     scalable ? "vscale lanes must be an integer from 2 to 32768"
                               : "lanes must be a positive integer below 32768");
     }
     if (p != end) return Invalid(text, size, "unexpected characters after the lanes");
