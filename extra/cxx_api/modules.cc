@@ -102,9 +102,10 @@ void RouteCxxModules(const char* name, CxxModuleCall cxx, CxxModuleCall otherwis
                       /*can_override=*/true);
 }
 
-// Registered when libffi_core.so loads, after ffi-core's module globals
-// (extra/frontend registers its queries from an earlier constructor; core
-// makes ffi.ModuleGetFunction on demand).
+// Registered when libffi_core.so loads, after ffi-core's module globals:
+// extra/frontend registers its queries from a constructor of priority 200,
+// which runs before this unprioritized one whatever the link order; core
+// makes ffi.ModuleGetFunction on demand.
 struct Registration {
   Registration() {
     ffi_core::SetCxxModuleLookup(&LookupFromCxxImports);

@@ -264,8 +264,12 @@ void Report(const char* name) {
 }
 
 // Registered when the runtime is loaded; a failure is reported on stderr by
-// the host port's log hook, since no caller is there to take it.
-__attribute__((constructor)) void RegisterFrontendGlobals() {
+// the host port's log hook, since no caller is there to take it. The
+// priority runs it before every constructor without one, whatever the link
+// order: extra/cxx_api's registrations wrap the globals registered here.
+// (Core's state is constant-initialized, so nothing of it waits on a
+// constructor.)
+__attribute__((constructor(200))) void RegisterFrontendGlobals() {
   for (const LibraryType& t : kLibraryTypes) {
     if (!RegisterLibraryType(t).ok()) Report(t.key);
   }
