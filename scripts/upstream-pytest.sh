@@ -1,34 +1,51 @@
 #!/usr/bin/env bash
-# Runs upstream's own Python test suite (tests/python of apache/tvm-ffi) with
-# the wheel's runtime and with ffi-core's runtime under upstream's Python
-# package, and prints pass/fail/skip/error counts for each.
+# Runs upstream's own Python test suite (tests/python) with the wheel's
+# runtime and with ffi-core's runtime under upstream's Python package, and
+# prints pass/fail/skip/error counts for each.
+#
+# By default the suite is the one of the wheel's own version: tests/python
+# of the apache-tvm-ffi sdist that scripts/setup.sh unpacks into .cache/.
+# Given an apache/tvm-ffi git dir (and a revision), it is that revision's.
 #
 # ffi-core's side uses the package overlay of the host build
 # (build/host/tests/cross/tvm_ffi_on_ffi_core: the wheel's package and
 # dist-info, with lib/libtvm_ffi.so -> libffi_core.so), put first on
-# PYTHONPATH. Each test file runs in its own process, so a crash (ffi-core
-# lacks most of upstream's runtime library) loses only that file; its tests
-# (as many as the wheel's run of the file had) are then counted as "crashed".
+# PYTHONPATH. Each test file runs in its own process, so a crash loses only
+# that file; its tests (as many as the wheel's run of the file had) are then
+# counted as "crashed".
 #
-# Usage: scripts/upstream-pytest.sh <apache/tvm-ffi git dir or checkout> [rev]
+# Usage: scripts/upstream-pytest.sh [<apache/tvm-ffi git dir or checkout> [rev]]
 #   e.g. scripts/upstream-pytest.sh /work/.mirror/apache+tvm-ffi/repo HEAD
 # Env: FILE_TIMEOUT (seconds per test file, default 600), KEEP_LOGS=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
-source_repo="${1:?usage: $0 <apache/tvm-ffi git dir or checkout> [rev]}"
+source_repo="${1:-}"
 rev="${2:-HEAD}"
 python="${root}/.venv/bin/python"
 overlay="${root}/build/host/tests/cross/tvm_ffi_on_ffi_core"
 file_timeout="${FILE_TIMEOUT:-600}"
 
+scripts/setup.sh >/dev/null
 cmake --preset host >/dev/null
 cmake --build --preset host --target ffi_core_cross_cxx_kernels -j2 >/dev/null
 
 work="$(mktemp -d)"
 [ "${KEEP_LOGS:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
-git -C "$source_repo" archive "$rev" tests/python | tar -x -C "$work"
-echo "upstream tests: $(git -C "$source_repo" rev-parse --short "$rev") ($(git -C "$source_repo" log -1 --format=%cs "$rev")), wheel $("$python" -c 'import tvm_ffi; print(tvm_ffi.__version__)')"
+wheel_version="$("$python" -c 'import tvm_ffi; print(tvm_ffi.__version__)')"
+if [ -n "$source_repo" ]; then
+  git -C "$source_repo" archive "$rev" tests/python | tar -x -C "$work"
+  echo "upstream tests: $(git -C "$source_repo" rev-parse --short "$rev") ($(git -C "$source_repo" log -1 --format=%cs "$rev")), wheel $wheel_version"
+else
+  sdist=".cache/apache_tvm_ffi-${wheel_version}"
+  if [ ! -d "$sdist/tests/python" ]; then
+    echo "upstream-pytest: no $sdist/tests/python (scripts/setup.sh fetches the sdist; offline?)" >&2
+    exit 1
+  fi
+  mkdir -p "$work/tests"
+  cp -r "$sdist/tests/python" "$work/tests/python"
+  echo "upstream tests: the sdist's tests/python, apache-tvm-ffi $wheel_version (the wheel's version)"
+fi
 
 # count KEY LOG: the number before KEY in pytest's summary line.
 count() { grep -Eo "[0-9]+ $1" "$2" | tail -1 | grep -Eo '^[0-9]+' || echo 0; }

@@ -384,7 +384,7 @@ TEST_CASE("BigInt: words in, minimal words out") {
 
   const TVMFFIByteArray ragged{"12345", 5};
   CHECK(TVMFFIBigIntFromByteArray(&ragged, &out) != 0);
-  CHECK(Contains(TakeError().message, "not whole words"));
+  CHECK(Contains(TakeError().message, "not whole 64-bit words"));
   CHECK(TVMFFIBigIntFromByteArray(nullptr, &out) != 0);
   CHECK(TakeError().kind == "ValueError");
   TVMFFIAny f = NoneAny();

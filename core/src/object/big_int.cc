@@ -44,8 +44,8 @@ Expected<Any> BigIntFromWords(const TVMFFIByteArray& input) {
     return RaiseError(ErrorKind::kValueError, {"TVMFFIBigIntFromByteArray: NULL data"});
   }
   if (input.size % sizeof(int64_t) != 0) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"TVMFFIBigIntFromByteArray: size ", input.size, " is not whole words"});
+    return RaiseError(ErrorKind::kValueError, {"TVMFFIBigIntFromByteArray: size ", input.size,
+                                               " is not whole 64-bit words"});
   }
   const size_t n = MinimalWords(input.data, input.size / sizeof(int64_t));
   TVMFFIAny raw = NoneAny();

@@ -15,6 +15,7 @@
 #include "dataclass/native_type.h"
 #include "dataclass/object_fields.h"
 #include "scratch.h"
+#include "text_builder.h"
 
 namespace ffi_core {
 namespace frontend {
@@ -185,37 +186,94 @@ Status ToSteps(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// "__ffi_repr__"(self, repr_fn): the path as upstream prints it,
+// <root>.config.layers[0]["name"], a missing step as [<missing:key>]; keys
+// go through the printer's repr_fn, which prints nested values.
+Status PathRepr(PackedArgs args, Any* rv) {
+  FFI_CORE_ASSIGN_OR_RETURN(const AccessPathObj* self, Self(args, 1, "__ffi_repr__"));
+  FFI_CORE_ASSIGN_OR_RETURN(Function repr, args[1].As<Function>());
+  const size_t depth = static_cast<size_t>(self->depth);
+  FFI_CORE_ASSIGN_OR_RETURN(
+      Scratch<const AccessStepObj*> steps,
+      Scratch<const AccessStepObj*>::Make(depth, "ffi.reflection.AccessPath.__ffi_repr__"));
+  size_t i = depth;
+  for (const AccessPathObj* p = self; p->parent != nullptr; p = ParentOf(p)) steps[--i] = StepOf(p);
+  TextBuilder text;
+  FFI_CORE_RETURN_IF_ERROR(text.Append("<root>"));
+  for (i = 0; i < depth; ++i) {
+    const AccessStepObj* step = steps[i];
+    if (step->kind == kAttr &&
+        (step->key.type_index() == kTVMFFISmallStr || step->key.type_index() == kTVMFFIStr)) {
+      FFI_CORE_RETURN_IF_ERROR(text.Append("."));
+      FFI_CORE_RETURN_IF_ERROR(text.Append(detail::ByteSequenceView(step->key.raw())));
+      continue;
+    }
+    FFI_CORE_ASSIGN_OR_RETURN(Any key, repr(AnyView(step->key)));
+    FFI_CORE_ASSIGN_OR_RETURN(String key_text, key.As<String>());
+    const bool missing = step->kind == kAttrMissing || step->kind == kArrayItemMissing ||
+                         step->kind == kMapItemMissing;
+    FFI_CORE_RETURN_IF_ERROR(text.Append(missing ? "[<missing:" : "["));
+    FFI_CORE_RETURN_IF_ERROR(text.Append(key_text.data(), key_text.size()));
+    FFI_CORE_RETURN_IF_ERROR(text.Append(missing ? ">]" : "]"));
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(String out, text.ToString());
+  *rv = Any(out);
+  return Status::Ok();
+}
+
 TVMFFIByteArray Text(const char* s) { return TVMFFIByteArray{s, std::strlen(s)}; }
+
+// Each method's metadata carries its type schema, as upstream registers
+// them (its stub generator reads one from every method). The types are
+// escaped JSON, to sit inside the metadata's "type_schema" string.
+#define FFI_CORE_PATH_T R"({\"type\":\"ffi.reflection.AccessPath\"})"
+#define FFI_CORE_METHOD_SCHEMA(RETURN, PARAMS)                                        \
+  R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":[)" RETURN \
+  R"(],\"params\":[)" PARAMS R"(]}}"})"
+#define FFI_CORE_EXTEND_SCHEMA(KEY)                       \
+  FFI_CORE_METHOD_SCHEMA(FFI_CORE_PATH_T, FFI_CORE_PATH_T \
+                         ","                              \
+                         R"({\"type\":\")" KEY R"(\"})")
 
 struct Method {
   const char* name;
   Status (*fn)(PackedArgs, Any*);
   bool is_static;
+  const char* metadata;
 };
 constexpr Method kMethods[] = {
-    {"_root", &Root, true},
-    {"_extend", &ExtendByStep, false},
-    {"_attr", [](PackedArgs a, Any* rv) { return Extend<kAttr, String>(a, rv, "_attr"); }, false},
+    {"_root", &Root, true, FFI_CORE_METHOD_SCHEMA(FFI_CORE_PATH_T, "")},
+    {"_extend", &ExtendByStep, false, FFI_CORE_EXTEND_SCHEMA("ffi.reflection.AccessStep")},
+    {"_attr", [](PackedArgs a, Any* rv) { return Extend<kAttr, String>(a, rv, "_attr"); }, false,
+     FFI_CORE_EXTEND_SCHEMA("ffi.String")},
     {"_array_item",
-     [](PackedArgs a, Any* rv) { return Extend<kArrayItem, int64_t>(a, rv, "_array_item"); },
-     false},
+     [](PackedArgs a, Any* rv) { return Extend<kArrayItem, int64_t>(a, rv, "_array_item"); }, false,
+     FFI_CORE_EXTEND_SCHEMA("int")},
     {"_map_item", [](PackedArgs a, Any* rv) { return Extend<kMapItem, Any>(a, rv, "_map_item"); },
-     false},
+     false, FFI_CORE_EXTEND_SCHEMA("Any")},
     {"_attr_missing",
      [](PackedArgs a, Any* rv) { return Extend<kAttrMissing, String>(a, rv, "_attr_missing"); },
-     false},
+     false, FFI_CORE_EXTEND_SCHEMA("ffi.String")},
     {"_array_item_missing",
      [](PackedArgs a, Any* rv) {
        return Extend<kArrayItemMissing, int64_t>(a, rv, "_array_item_missing");
      },
-     false},
+     false, FFI_CORE_EXTEND_SCHEMA("int")},
     {"_map_item_missing",
      [](PackedArgs a, Any* rv) { return Extend<kMapItemMissing, Any>(a, rv, "_map_item_missing"); },
-     false},
-    {"_is_prefix_of", &IsPrefixOf, false},
-    {"_to_steps", &ToSteps, false},
-    {"_path_equal", &PathEqualMethod, false},
+     false, FFI_CORE_EXTEND_SCHEMA("Any")},
+    {"_is_prefix_of", &IsPrefixOf, false,
+     FFI_CORE_METHOD_SCHEMA(R"({\"type\":\"bool\"})", FFI_CORE_PATH_T "," FFI_CORE_PATH_T)},
+    {"_to_steps", &ToSteps, false,
+     FFI_CORE_METHOD_SCHEMA(
+         R"({\"type\":\"ffi.Array\",\"args\":[{\"type\":\"ffi.reflection.AccessStep\"}]})",
+         FFI_CORE_PATH_T)},
+    {"_path_equal", &PathEqualMethod, false,
+     FFI_CORE_METHOD_SCHEMA(R"({\"type\":\"bool\"})", FFI_CORE_PATH_T "," FFI_CORE_PATH_T)},
 };
+#undef FFI_CORE_EXTEND_SCHEMA
+#undef FFI_CORE_METHOD_SCHEMA
+#undef FFI_CORE_PATH_T
 
 }  // namespace
 
@@ -257,9 +315,16 @@ Status RegisterAccessPath() {
     TVMFFIMethodInfo info{};
     info.name = Text(m.name);
     info.flags = m.is_static ? kTVMFFIFieldFlagBitMaskIsStaticMethod : 0;
+    info.metadata = Text(m.metadata);
     const Any held(f);  // the registry keeps its own reference
     info.method = held.raw();
     if (TVMFFITypeRegisterMethod(g_path_index, &info) != 0) return Status(ErrorKind::kRuntimeError);
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(Function repr, Function::FromPacked(&PathRepr));
+  const Any held(repr);  // the column keeps its own reference
+  const TVMFFIByteArray repr_attr = Text("__ffi_repr__");
+  if (TVMFFITypeRegisterAttr(g_path_index, &repr_attr, &held.raw()) != 0) {
+    return Status(ErrorKind::kRuntimeError);
   }
   return Status::Ok();
 }

@@ -202,6 +202,9 @@ Status RegisterEnumState() {
   TVMFFIMethodInfo method{};
   method.name = Text("__ffi_init__");
   method.flags = kTVMFFIFieldFlagBitMaskIsStaticMethod;
+  // Typed as upstream's (its stub generator reads a schema from every method).
+  method.metadata = Text(R"({"type_schema":"{\"type\":\"ffi.Function\",\"named_args\":{\"return\":)"
+                         R"([{\"type\":\"ffi.Object\"}],\"params\":[]}}"})");
   const Any held(init);  // the registry keeps its own reference
   method.method = held.raw();
   if (TVMFFITypeRegisterMethod(g_index, &method) != 0) return Status(ErrorKind::kRuntimeError);

@@ -264,6 +264,10 @@ Status RegisterImportsField() {
   TVMFFIFieldInfo info{};
   constexpr char kName[] = "imports_";
   info.name = TVMFFIByteArray{kName, sizeof(kName) - 1};
+  // Typed as upstream's field (its stub generator reads a schema from every field).
+  constexpr char kMetadata[] =
+      R"({"type_schema":"{\"type\":\"ffi.Array\",\"args\":[{\"type\":\"Any\"}]}"})";
+  info.metadata = TVMFFIByteArray{kMetadata, sizeof(kMetadata) - 1};
   info.size = sizeof(void*);
   info.alignment = alignof(void*);
   info.offset = 0;

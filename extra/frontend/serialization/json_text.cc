@@ -133,7 +133,9 @@ Status Write(TextBuilder& out, const AnyView& v, int32_t depth, int32_t indent) 
   }
 }
 
-// Recursive descent over the text; every failure names the byte offset.
+// Recursive descent over the text. Failures read as upstream's (Python's
+// json module's wording: "Expecting value: line 1 column 6 (char 5)"), the
+// position a byte offset.
 class Parser {
  public:
   Parser(const char* text, size_t size) : p_(text), begin_(text), end_(text + size) {}
@@ -141,14 +143,23 @@ class Parser {
   Expected<Any> ParseDocument() {
     FFI_CORE_ASSIGN_OR_RETURN(Any v, ParseValue(0));
     SkipSpace();
-    if (p_ != end_) return Fail("unexpected text after the value");
+    if (p_ != end_) return Fail("Extra data", p_);
     return v;
   }
 
  private:
-  Status Fail(const char* what) {
+  Status Fail(const char* what, const char* at) {
+    int64_t line = 1;
+    const char* line_start = begin_;
+    for (const char* c = begin_; c != at; ++c) {
+      if (*c == '\n') {
+        ++line;
+        line_start = c + 1;
+      }
+    }
     return RaiseError(ErrorKind::kValueError,
-                      {"invalid JSON at offset ", static_cast<int64_t>(p_ - begin_), ": ", what});
+                      {what, ": line ", line, " column ", static_cast<int64_t>(at - line_start) + 1,
+                       " (char ", static_cast<int64_t>(at - begin_), ")"});
   }
   void SkipSpace() {
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
@@ -161,9 +172,9 @@ class Parser {
   }
 
   Expected<Any> ParseValue(int32_t depth) {
-    if (depth > kMaxNestingDepth) return Fail("nested too deeply");
+    if (depth > kMaxNestingDepth) return Fail("Nested too deeply", p_);
     SkipSpace();
-    if (p_ == end_) return Fail("expected a value");
+    if (p_ == end_) return Fail("Expecting value", p_);
     switch (*p_) {
       case '{':
         return ParseObject(depth);
@@ -185,12 +196,19 @@ class Parser {
     return ParseNumber();
   }
 
+  // The whole run of characters a number is made of must be one number
+  // ("123.456.789" is no value), as upstream reads them.
   Expected<Any> ParseNumber() {
     const char* start = p_;
+    const char* run_end = p_;
+    while (run_end != end_ && *run_end != '\0' &&
+           std::strchr("0123456789+-.eE", *run_end) != nullptr) {
+      ++run_end;
+    }
     if (p_ != end_ && *p_ == '-') ++p_;
     const char* digits = p_;
     while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-    if (p_ == digits) return Fail("expected a value");
+    if (p_ == digits) return Fail("Expecting value", start);
     bool is_float = false;
     if (p_ != end_ && *p_ == '.') {
       is_float = true;
@@ -201,11 +219,14 @@ class Parser {
       is_float = true;
       ++p_;
       if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      const char* exponent = p_;
       while (p_ != end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+      if (p_ == exponent) return Fail("Expecting value", start);
     }
+    if (p_ != run_end) return Fail("Expecting value", start);
     char buf[64];
     const size_t n = static_cast<size_t>(p_ - start);
-    if (n >= sizeof(buf)) return Fail("number too long");
+    if (n >= sizeof(buf)) return Fail("Number too long", start);
     std::memcpy(buf, start, n);
     buf[n] = '\0';
     if (!is_float) {
@@ -252,8 +273,9 @@ class Parser {
     return out.Append(b, n);
   }
 
-  Expected<uint32_t> Hex4() {
-    if (end_ - p_ < 4) return Fail("short \\u escape");
+  // The four hex digits after a \u; a failure is reported at `at`.
+  Expected<uint32_t> Hex4(const char* at) {
+    if (end_ - p_ < 4) return Fail("Invalid \\uXXXX escape", at);
     uint32_t v = 0;
     for (int i = 0; i < 4; ++i, ++p_) {
       const char c = *p_;
@@ -261,14 +283,14 @@ class Parser {
                     : c >= 'a' && c <= 'f' ? c - 'a' + 10
                     : c >= 'A' && c <= 'F' ? c - 'A' + 10
                                            : -1;
-      if (d < 0) return Fail("bad \\u escape");
+      if (d < 0) return Fail("Invalid \\uXXXX escape", at);
       v = v * 16 + static_cast<uint32_t>(d);
     }
     return v;
   }
 
   Expected<String> ParseString() {
-    ++p_;  // the opening quote
+    const char* start = p_++;  // the opening quote
     TextBuilder text;
     while (true) {
       const char* run = p_;
@@ -276,13 +298,13 @@ class Parser {
         ++p_;
       }
       FFI_CORE_RETURN_IF_ERROR(text.Append(run, static_cast<size_t>(p_ - run)));
-      if (p_ == end_) return Fail("unterminated string");
+      if (p_ == end_) return Fail("Unterminated string starting at", start);
       if (*p_ == '"') {
         ++p_;
         return text.ToString();
       }
-      if (*p_ != '\\') return Fail("control character in a string");
-      if (++p_ == end_) return Fail("unterminated string");
+      if (*p_ != '\\') return Fail("Invalid control character at", p_);
+      if (++p_ == end_) return Fail("Unterminated string starting at", start);
       const char c = *p_++;
       const char* simple = c == '"'    ? "\""
                            : c == '\\' ? "\\"
@@ -297,12 +319,16 @@ class Parser {
         FFI_CORE_RETURN_IF_ERROR(text.Append(simple, 1));
         continue;
       }
-      if (c != 'u') return Fail("bad escape");
-      FFI_CORE_ASSIGN_OR_RETURN(uint32_t cp, Hex4());
-      if (cp >= 0xD800 && cp < 0xDC00 && end_ - p_ >= 6 && p_[0] == '\\' && p_[1] == 'u') {
+      const char* u = p_ - 1;
+      if (c != 'u') return Fail("Invalid \\escape", u);
+      FFI_CORE_ASSIGN_OR_RETURN(uint32_t cp, Hex4(u));
+      // A surrogate must be a high one followed by a low one.
+      if (cp >= 0xD800 && cp < 0xE000) {
+        constexpr const char* kPair = "Invalid surrogate pair of \\uXXXX escapes";
+        if (cp >= 0xDC00 || end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return Fail(kPair, u);
         p_ += 2;
-        FFI_CORE_ASSIGN_OR_RETURN(uint32_t low, Hex4());
-        if (low < 0xDC00 || low >= 0xE000) return Fail("bad surrogate pair");
+        FFI_CORE_ASSIGN_OR_RETURN(uint32_t low, Hex4(p_));
+        if (low < 0xDC00 || low >= 0xE000) return Fail(kPair, u);
         cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
       }
       FFI_CORE_RETURN_IF_ERROR(AppendUtf8(text, cp));
@@ -328,7 +354,7 @@ class Parser {
           ++p_;
           break;
         }
-        return Fail("expected ',' or ']'");
+        return Fail("Expecting ',' delimiter", p_);
       }
     }
     FFI_CORE_ASSIGN_OR_RETURN(
@@ -346,10 +372,12 @@ class Parser {
     } else {
       while (true) {
         SkipSpace();
-        if (p_ == end_ || *p_ != '"') return Fail("expected a string key");
+        if (p_ == end_ || *p_ != '"') {
+          return Fail("Expecting property name enclosed in double quotes", p_);
+        }
         FFI_CORE_ASSIGN_OR_RETURN(String key, ParseString());
         SkipSpace();
-        if (p_ == end_ || *p_ != ':') return Fail("expected ':'");
+        if (p_ == end_ || *p_ != ':') return Fail("Expecting ':' delimiter", p_);
         ++p_;
         FFI_CORE_ASSIGN_OR_RETURN(Any value, ParseValue(depth + 1));
         FFI_CORE_RETURN_IF_ERROR(pairs.Append(key));
@@ -363,7 +391,7 @@ class Parser {
           ++p_;
           break;
         }
-        return Fail("expected ',' or '}'");
+        return Fail("Expecting ',' delimiter", p_);
       }
     }
     FFI_CORE_ASSIGN_OR_RETURN(
