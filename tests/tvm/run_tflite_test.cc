@@ -63,8 +63,13 @@ constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
 #ifndef MODEL_RUNTIME_BYTES
 #define MODEL_RUNTIME_BYTES 8192
 #endif
-// The new state a call returns comes from the heap too.
-ffi_core::StaticHeap<MODEL_RAM_BYTES + MODEL_STATE_BYTES + MODEL_RUNTIME_BYTES> g_heap;
+// The new state a call returns comes from the heap too; between inferences
+// the heap holds the kernel share's scratch, which for a kernel that reads
+// a large model input (micro_speech_lstm's) is more than the plan.
+constexpr int kPlanBytes = MODEL_RAM_BYTES + MODEL_STATE_BYTES;
+ffi_core::StaticHeap<(kPlanBytes > MODEL_SCRATCH_BYTES ? kPlanBytes : MODEL_SCRATCH_BYTES) +
+                     MODEL_RUNTIME_BYTES>
+    g_heap;
 // The state the firmware carries from one call to the next.
 alignas(8) uint8_t g_state[MODEL_STATE_BYTES + 1];
 
