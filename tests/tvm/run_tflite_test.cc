@@ -7,9 +7,10 @@
 // the host, every output be within 1 LSB of LiteRT's where LiteRT runs the
 // model (the first int8 output with the same argmax), and both runs agree; a
 // wrong dtype or shape must give TVM's kind and message. Memory comes from
-// one static heap sized by the compile path's figure plus the runtime's; the
-// firmware prints its peak and, on boards, the instructions per call
-// (SysTick clock counts: instructions under QEMU -icount shift=0).
+// one static heap sized by the compile path's figure (or the kernel share's
+// scratch, where larger) plus the runtime's; the firmware prints its peak
+// and, on boards, the instructions per call (SysTick clock counts:
+// instructions under QEMU -icount shift=0).
 #include <ffi_core/heap_allocator.h>
 #include <ffi_core/tvm_vm.h>
 #include <tvm/ffi/c_api.h>
