@@ -71,8 +71,12 @@ constexpr int kPlanBytes = MODEL_RAM_BYTES + MODEL_STATE_BYTES;
 ffi_core::StaticHeap<(kPlanBytes > MODEL_SCRATCH_BYTES ? kPlanBytes : MODEL_SCRATCH_BYTES) +
                      MODEL_RUNTIME_BYTES>
     g_heap;
-// The state the firmware carries from one call to the next.
-alignas(8) uint8_t g_state[MODEL_STATE_BYTES + 1];
+// The state the firmware carries from one call to the next, each tensor
+// 64-byte aligned as TVM's kernels assume of their arguments (on the host
+// they copy the LSTM's state with aligned vector moves).
+constexpr int kStateAlignment = 64;
+constexpr int kStateStorage = MODEL_STATE_BYTES + MODEL_NUM_STATES * kStateAlignment + 1;
+alignas(kStateAlignment) uint8_t g_state[kStateStorage];
 
 DLTensor Input(const void* data, DLDataType dtype, const int64_t* shape, int ndim) {
   DLTensor t;
@@ -119,7 +123,10 @@ const void* Values(const void* const* table, int k, const ModelTensor& t, int ca
 
 uint8_t* State(int s) {
   uint8_t* at = g_state;
-  for (int i = 0; i < s; ++i) at += kArgs[MODEL_NUM_INPUTS + i].bytes;
+  for (int i = 0; i < s; ++i) {
+    at += (kArgs[MODEL_NUM_INPUTS + i].bytes + kStateAlignment - 1) / kStateAlignment *
+          kStateAlignment;
+  }
   return at;
 }
 
