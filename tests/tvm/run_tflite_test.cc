@@ -71,12 +71,14 @@ constexpr int kPlanBytes = MODEL_RAM_BYTES + MODEL_STATE_BYTES;
 ffi_core::StaticHeap<(kPlanBytes > MODEL_SCRATCH_BYTES ? kPlanBytes : MODEL_SCRATCH_BYTES) +
                      MODEL_RUNTIME_BYTES>
     g_heap;
-// The state the firmware carries from one call to the next, each tensor
-// 64-byte aligned as TVM's kernels assume of their arguments (on the host
-// they copy the LSTM's state with aligned vector moves).
-constexpr int kStateAlignment = 64;
-constexpr int kStateStorage = MODEL_STATE_BYTES + MODEL_NUM_STATES * kStateAlignment + 1;
-alignas(kStateAlignment) uint8_t g_state[kStateStorage];
+// What TVM's kernels assume of each tensor argument (on the host they copy
+// the LSTM's state with aligned vector moves): every input and state here
+// starts 64-byte aligned, and so does each call's data in the tables.
+constexpr int kAlignment = 64;
+int Aligned(int bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
+// The state the firmware carries from one call to the next.
+constexpr int kStateStorage = MODEL_STATE_BYTES + MODEL_NUM_STATES * kAlignment + 1;
+alignas(kAlignment) uint8_t g_state[kStateStorage];
 
 DLTensor Input(const void* data, DLDataType dtype, const int64_t* shape, int ndim) {
   DLTensor t;
@@ -118,15 +120,12 @@ int ArgMax(const void* v, const ModelTensor& t) {
 
 // Call `call` of the whole run's data of tensor k (the tables' layout).
 const void* Values(const void* const* table, int k, const ModelTensor& t, int call) {
-  return static_cast<const uint8_t*>(table[k]) + static_cast<size_t>(call) * t.bytes;
+  return static_cast<const uint8_t*>(table[k]) + static_cast<size_t>(call) * Aligned(t.bytes);
 }
 
 uint8_t* State(int s) {
   uint8_t* at = g_state;
-  for (int i = 0; i < s; ++i) {
-    at += (kArgs[MODEL_NUM_INPUTS + i].bytes + kStateAlignment - 1) / kStateAlignment *
-          kStateAlignment;
-  }
+  for (int i = 0; i < s; ++i) at += Aligned(kArgs[MODEL_NUM_INPUTS + i].bytes);
   return at;
 }
 
