@@ -10,10 +10,13 @@ import zlib
 import numpy as np
 import pytest
 import tflite_builder
+import tvm
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 from reference import TFLM_EXAMPLES, assert_close, host_model
 from tflite_builder import ModelBuilder
+from tvm import relax
 
+from ffi_core_tvm.compile import pass_context, planned_storage_bytes
 from ffi_core_tvm.tflite import UnsupportedModel, from_tflite
 
 tflite_builder._OPTIONS.setdefault("UNIDIRECTIONAL_SEQUENCE_LSTM",
@@ -108,3 +111,15 @@ def test_lstm_refuses(variant, message):
     buf = lstm_model(np.random.default_rng(0), **{variant: True})
     with pytest.raises(UnsupportedModel, match=f"UNIDIRECTIONAL_SEQUENCE_LSTM #0: {message}"):
         from_tflite(buf)
+
+
+def test_lstm_memory_is_planned():
+    """No workspace call in the built kernel (a firmware's heap holds the plan
+    alone): with 200 cells the gates take 1600 bytes, which TVM would put on
+    the heap rather than the stack; they are in the plan instead."""
+    n_cell = 200
+    mod, _, _ = from_tflite(lstm_model(np.random.default_rng(1), n_cell=n_cell))
+    with pass_context():
+        ex = relax.build(mod, tvm.target.Target("llvm"), exec_mode="compiled")
+    assert "TVMBackendAllocWorkspace" not in ex.mod.imports[0].inspect_source("ll")
+    assert planned_storage_bytes(mod) >= 4 * n_cell * 2

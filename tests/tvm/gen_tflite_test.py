@@ -39,6 +39,7 @@ C_TYPES = {"int8": ("int8_t", "kDLInt", 8), "int16": ("int16_t", "kDLInt", 16),
            "int32": ("int32_t", "kDLInt", 32), "float32": ("float", "kDLFloat", 32)}
 MAX_DIMS = 6
 KERNEL_MAX_ARGS = 8  # run_tflite_test.cc's kKernelMaxArgs
+ALIGNMENT = 64  # run_tflite_test.cc's kAlignment: what TVM's kernels assume of a tensor
 
 
 def for_litert(buf):
@@ -129,14 +130,20 @@ def tensor_init(t, shape=None):
 
 
 def data_arrays(lines, prefix, tensors, values):
-    """One C array per tensor of every call's values, and a table of them."""
+    """One C array per tensor of every call's values, each call's ALIGNMENT-
+    byte aligned (zeros after it up to the next), and a table of them."""
     names = []
     for k, t in enumerate(tensors):
         ctype = C_TYPES[t.dtype][0]
         name = f"{prefix}{k}"
-        flat = [v[k] for v in values]
-        lines.append(f"static const {ctype} {name}[] = {{")
-        lines += ["  " + c_values(np.asarray(a, t.dtype)) + "," for a in flat] + ["};"]
+        n, size = int(np.prod(t.shape)), np.dtype(t.dtype).itemsize
+        flat = []
+        for v in values:
+            a = np.zeros(-(-n * size // ALIGNMENT) * ALIGNMENT // size, t.dtype)
+            a[:n] = np.asarray(v[k], t.dtype).reshape(-1)
+            flat.append(a)
+        lines.append(f"alignas({ALIGNMENT}) static const {ctype} {name}[] = {{")
+        lines += ["  " + c_values(a) + "," for a in flat] + ["};"]
         names.append(name)
     lines.append(f"static const void* const {prefix}Data[] = {{{', '.join(names)}}};")
 

@@ -7,9 +7,10 @@
 // the host, every output be within 1 LSB of LiteRT's where LiteRT runs the
 // model (the first int8 output with the same argmax), and both runs agree; a
 // wrong dtype or shape must give TVM's kind and message. Memory comes from
-// one static heap sized by the compile path's figure plus the runtime's; the
-// firmware prints its peak and, on boards, the instructions per call
-// (SysTick clock counts: instructions under QEMU -icount shift=0).
+// one static heap sized by the compile path's figure (or the kernel share's
+// scratch, where larger) plus the runtime's; the firmware prints its peak
+// and, on boards, the instructions per call (SysTick clock counts:
+// instructions under QEMU -icount shift=0).
 #include <ffi_core/heap_allocator.h>
 #include <ffi_core/tvm_vm.h>
 #include <tvm/ffi/c_api.h>
@@ -63,10 +64,21 @@ constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
 #ifndef MODEL_RUNTIME_BYTES
 #define MODEL_RUNTIME_BYTES 8192
 #endif
-// The new state a call returns comes from the heap too.
-ffi_core::StaticHeap<MODEL_RAM_BYTES + MODEL_STATE_BYTES + MODEL_RUNTIME_BYTES> g_heap;
+// The new state a call returns comes from the heap too; between inferences
+// the heap holds the kernel share's scratch, which for a kernel that reads
+// a large model input (micro_speech_lstm's) is more than the plan.
+constexpr int kPlanBytes = MODEL_RAM_BYTES + MODEL_STATE_BYTES;
+ffi_core::StaticHeap<(kPlanBytes > MODEL_SCRATCH_BYTES ? kPlanBytes : MODEL_SCRATCH_BYTES) +
+                     MODEL_RUNTIME_BYTES>
+    g_heap;
+// What TVM's kernels assume of each tensor argument (on the host they copy
+// the LSTM's state with aligned vector moves): every input and state here
+// starts 64-byte aligned, and so does each call's data in the tables.
+constexpr int kAlignment = 64;
+int Aligned(int bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 // The state the firmware carries from one call to the next.
-alignas(8) uint8_t g_state[MODEL_STATE_BYTES + 1];
+constexpr int kStateStorage = MODEL_STATE_BYTES + MODEL_NUM_STATES * kAlignment + 1;
+alignas(kAlignment) uint8_t g_state[kStateStorage];
 
 DLTensor Input(const void* data, DLDataType dtype, const int64_t* shape, int ndim) {
   DLTensor t;
@@ -108,12 +120,12 @@ int ArgMax(const void* v, const ModelTensor& t) {
 
 // Call `call` of the whole run's data of tensor k (the tables' layout).
 const void* Values(const void* const* table, int k, const ModelTensor& t, int call) {
-  return static_cast<const uint8_t*>(table[k]) + static_cast<size_t>(call) * t.bytes;
+  return static_cast<const uint8_t*>(table[k]) + static_cast<size_t>(call) * Aligned(t.bytes);
 }
 
 uint8_t* State(int s) {
   uint8_t* at = g_state;
-  for (int i = 0; i < s; ++i) at += kArgs[MODEL_NUM_INPUTS + i].bytes;
+  for (int i = 0; i < s; ++i) at += Aligned(kArgs[MODEL_NUM_INPUTS + i].bytes);
   return at;
 }
 

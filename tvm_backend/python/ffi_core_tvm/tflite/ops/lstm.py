@@ -13,7 +13,9 @@ the hidden state's scale. LiteRT's requantizations here round twice
 (fixed_point.multiply_double_rounding), as measured.
 
 One kernel walks the whole sequence: the recurrence makes each step wait on
-the last. The hidden and cell states are variable tensors (ctx.state).
+the last. The hidden and cell states are variable tensors (ctx.state); the
+gates' scratch is one more output, so that all of the kernel's memory is in
+Relax's plan (model.json's ram_bytes), none on a heap of its own.
 """
 import math
 
@@ -52,8 +54,10 @@ def _clamp(v, lo, hi):
 def _local(value):
     """value held in a local int32 variable of the kernel being built. A
     buffer, not a TIR Bind: TVM's simplifier substitutes Binds and then spends
-    minutes on the grown expressions."""
-    buf = T.alloc_buffer((1,), "int32", scope="local")
+    minutes on the grown expressions. Global scope: TVM places a small global
+    buffer on the stack (LLVM then keeps it in a register), where a "local"
+    one would be a TVMBackendAllocWorkspace call on each use."""
+    buf = T.alloc_buffer((1,), "int32")
     T.buffer_store(buf, value, [0])
     return buf[0]
 
@@ -158,9 +162,11 @@ def unidirectional_sequence_lstm(ctx, op):
                m_rec=m_rec, m_hidden=m_hidden, hidden_zp=hidden_zp, cell_exp=cell_exp,
                clip=clip)
     gv = ctx.kernel(("lstm", w_in_off), lambda: _kernel(ctx, **cfg))
-    out, new_h, new_c = ctx.call_outputs(
+    # The fourth output is the gates' scratch: a tensor Relax plans with the
+    # model's other intermediates, not an allocation inside the kernel.
+    out, new_h, new_c, _ = ctx.call_outputs(
         gv, [ctx.value(x), ctx.state(h), ctx.state(c), ctx.blob_const],
-        [(y.shape, "int8"), (h.shape, "int8"), (c.shape, "int16")])
+        [(y.shape, "int8"), (h.shape, "int8"), (c.shape, "int16"), ((4, n_cell), "int16")])
     ctx.set_state(h, new_h)
     ctx.set_state(c, new_c)
     return out
@@ -185,9 +191,9 @@ def _kernel(ctx, time_major, steps, batch, n_input, n_cell, w_in_off, w_rec_off,
             y = buf("y", seq + (n_cell,), "int8")
             h = buf("h", (batch, n_cell), "int8")
             c = buf("c", (batch, n_cell), "int16")
+            gates = buf("gates", (4, n_cell), "int16")
             with T.sblock("root"):
-                gates = T.alloc_buffer((4, n_cell), "int16")
-                acc = T.alloc_buffer((1,), "int32", scope="local")
+                acc = T.alloc_buffer((1,), "int32")
                 with T.serial(0, batch) as b:
                     with T.serial(0, n_cell) as j:
                         T.buffer_store(h, h0[b, j], [b, j])
