@@ -1,5 +1,6 @@
 """TFLite's 16x8 scheme against LiteRT: int16 activations (zero points 0),
-int8 weights symmetric per tensor or per channel, int64 bias, for CONV_2D,
+int8 weights symmetric per tensor or per channel, int64 bias (int32 where the
+options name it), for CONV_2D,
 DEPTHWISE_CONV_2D and FULLY_CONNECTED; and int16 AVERAGE_POOL_2D.
 
 Each case is a one-operator model (tflite_builder.py) run on LiteRT's
@@ -41,13 +42,21 @@ def _bias(b, rng, in_scale, w_scales, dtype="int64"):
     return b.tensor((len(scales),), dtype, "bias", scale=scales, zero_point=0, data=data)
 
 
+def _bias_option(options, bias, bias_type, named):
+    """An int32 bias is LiteRT's when the options name it (quantized_bias_type
+    INT32); `named` false leaves it unnamed, as a refusal case wants."""
+    if bias and bias_type == "int32" and named:
+        options["quantized_bias_type"] = "INT32"
+    return options
+
+
 def _in_scale(terms):
     return OUT_STD / (np.sqrt(terms) * INT16_STD * INT8_STD * W_SCALE)
 
 
 def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
          dilation=1, padding="SAME", act="NONE", per_channel=True, bias=True,
-         bias_type="int64"):
+         bias_type="int64", named=True):
     """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
     the depth multiplier)."""
     n, h, w, ci = in_shape
@@ -68,12 +77,14 @@ def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3),
                "fused_activation_function": act}
     if depthwise:
         options["depth_multiplier"] = channels
+    else:
+        _bias_option(options, bias, bias_type, named)
     b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], options)
     return b.finish([x], [y])
 
 
 def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False, bias=True,
-                    keep_num_dims=False, bias_type="int64"):
+                    keep_num_dims=False, bias_type="int64", named=True):
     features = in_shape[-1]
     batch = int(np.prod(in_shape)) // features
     out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
@@ -83,8 +94,9 @@ def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=Fals
     wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
     inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
     y = b.tensor(out_shape, "int16", "y", scale=OUT_SCALE, zero_point=0)
-    b.operator("FULLY_CONNECTED", inputs, [y],
-               {"fused_activation_function": act, "keep_num_dims": keep_num_dims})
+    b.operator("FULLY_CONNECTED", inputs, [y], _bias_option(
+        {"fused_activation_function": act, "keep_num_dims": keep_num_dims}, bias, bias_type,
+        named))
     return b.finish([x], [y])
 
 
@@ -124,6 +136,12 @@ CASES = [
     pytest.param(fully_connected, dict(act="RELU", bias=False), id="fc_relu_nobias"),
     pytest.param(fully_connected, dict(in_shape=(2, 3, 12), units=5, keep_num_dims=True),
                  id="fc_keep_num_dims"),
+    pytest.param(conv, dict(bias_type="int32"), id="conv_bias32"),
+    pytest.param(conv, dict(bias_type="int32", per_channel=False, stride=2, act="RELU6"),
+                 id="conv_bias32_pertensor_s2_relu6"),
+    pytest.param(fully_connected, dict(bias_type="int32"), id="fc_bias32"),
+    pytest.param(fully_connected, dict(bias_type="int32", per_channel=True, act="RELU"),
+                 id="fc_bias32_per_channel_relu"),
     pytest.param(average_pool, {}, id="avgpool_same"),
     pytest.param(average_pool, dict(padding="VALID", window=(2, 3), stride=1),
                  id="avgpool_valid"),
@@ -145,17 +163,18 @@ def test_matches_litert(make, params, request):
     check_against_litert(buf, make_inputs(buf, _seed(request)), "int16", exact=True)
 
 
-# An int32 bias: LiteRT takes it for CONV_2D and FULLY_CONNECTED but sums
-# and scales otherwise; refused by name.
+# An int32 bias that the options do not name (LiteRT would read it as
+# int64), and a depthwise one (LiteRT takes int64 alone there): refused by name.
 REFUSALS = [
-    pytest.param(conv, id="conv_int32_bias"),
-    pytest.param(fully_connected, id="fc_int32_bias"),
+    pytest.param(conv, {}, id="conv_int32_bias_unnamed"),
+    pytest.param(fully_connected, {}, id="fc_int32_bias_unnamed"),
+    pytest.param(conv, dict(depthwise=True), id="dwconv_int32_bias"),
 ]
 
 
-@pytest.mark.parametrize("make", REFUSALS)
-def test_int32_bias_refused(make, request):
-    buf = make(np.random.default_rng(_seed(request)), bias_type="int32")
+@pytest.mark.parametrize("make, params", REFUSALS)
+def test_int32_bias_refused(make, params, request):
+    buf = make(np.random.default_rng(_seed(request)), bias_type="int32", named=False, **params)
     from_tflite, unsupported = importer()
     with pytest.raises(unsupported, match="int64"):
         from_tflite(buf)

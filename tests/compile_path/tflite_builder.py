@@ -58,7 +58,8 @@ _OPTIONS = {
     "ARG_MAX": "ArgMaxOptions",
 }
 # Option fields whose values may be given by an enum value's name.
-_ENUMS = {"padding": Padding, "fused_activation_function": ActivationFunctionType}
+_ENUMS = {"padding": Padding, "fused_activation_function": ActivationFunctionType,
+          "quantized_bias_type": TensorType}
 _TYPES = {"int8": TensorType.INT8, "int16": TensorType.INT16, "int32": TensorType.INT32,
           "int64": TensorType.INT64, "float32": TensorType.FLOAT32}
 # TFLite's converter aligns constant data this way; kernels may rely on it.

@@ -52,11 +52,14 @@ def depthwise_conv_2d(ctx, op):
 
 
 def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
-    """(weights, bias or None, requantization table) offsets in the blob and
-    the int16 clamp of a 16x8 operator (int16 activations of zero point 0,
-    int8 weights symmetric per tensor or per channel along `axis`, int64
-    bias), whose output channels are w's `axis`; `reduced`: the table's
-    kind (_reduced_multipliers)."""
+    """(weights offset, bias or None, requantization table offset) in the
+    blob and the int16 clamp of a 16x8 operator (int16 activations of zero
+    point 0, int8 weights symmetric per tensor or per channel along `axis`),
+    whose output channels are w's `axis`. The bias is (offset, dtype): int64,
+    or int32 where the options' quantized_bias_type says INT32 (LiteRT then
+    sums in int32 and scales with the 32-bit multiply, so the table holds
+    32-bit mantissas); `reduced`: the table's kind for an int64 bias
+    (_reduced_multipliers)."""
     in_scale, in_zp = x.quant()
     out_scale, out_zp = out.quant()
     if in_zp != 0 or out_zp != 0:
@@ -67,19 +70,18 @@ def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
             or (w.zero_point is not None and np.any(w.zero_point != 0))):
         raise UnsupportedModel(f"{op}: weights {w.name} are not int8 quantized symmetrically "
                                f"per tensor or per output channel")
-    # LiteRT sums in int64 with an int64 bias; with an int32 one it sums in
-    # int32 and scales with the 32-bit multiply, which this does not cover.
-    if getattr(op.options, "QuantizedBiasType", 0) == TensorType.INT32:
-        raise UnsupportedModel(f"{op}: int16 with quantized_bias_type int32")
-    if b is not None and (b.dtype != "int64" or not b.is_constant or b.shape != (channels,)):
+    narrow = getattr(op.options, "QuantizedBiasType", 0) == TensorType.INT32
+    bias_dtype = "int32" if narrow else "int64"
+    if b is not None and (b.dtype != bias_dtype or not b.is_constant or b.shape != (channels,)):
         raise UnsupportedModel(f"{op}: int16 with a bias {b.name} other than {channels} "
-                               f"constant int64 values")
+                               f"constant {bias_dtype} values")
     act = activation_range(op.options.FusedActivationFunction, out_scale, out_zp, op, "int16")
     w_scales = np.broadcast_to(np.asarray(w.scale, "float64"), (channels,))
     w_off = ctx.pack(w.data.astype("int8"))
-    b_off = ctx.pack(b.data.astype("int64")) if b is not None else None
-    q_off = ctx.pack(_reduced_multipliers(op, in_scale * w_scales / out_scale, reduced))
-    return w_off, b_off, q_off, act
+    bias = (ctx.pack(b.data.astype(bias_dtype)), bias_dtype) if b is not None else None
+    q_off = ctx.pack(_reduced_multipliers(op, in_scale * w_scales / out_scale,
+                                          reduced and not narrow))
+    return w_off, bias, q_off, act
 
 
 def _conv_16x8(ctx, op, depthwise):
@@ -109,7 +111,7 @@ def _conv_16x8(ctx, op, depthwise):
 
 
 @lowering("CONV_2D", types=("int16",), options=Conv2DOptions,
-          note="16x8: int8 weights, int64 bias")
+          note="16x8: int8 weights, int64 bias (int32 with quantized_bias_type INT32)")
 def conv_2d_16x8(ctx, op):
     return _conv_16x8(ctx, op, depthwise=False)
 
@@ -176,7 +178,8 @@ def _reduced_multipliers(op, scales, reduced=True):
 
 
 @lowering("TRANSPOSE_CONV", types=("int8", "int16"), options=TransposeConvOptions,
-          note="output shape constant; int16: int64 bias")
+          note="output shape constant; int16: int64 bias (int32 with quantized_bias_type "
+               "INT32)")
 def transpose_conv(ctx, op):
     x, w, b, out, stride, pad = transpose_conv_geometry(op)
     in_scale, in_zp = x.quant()

@@ -1,5 +1,5 @@
 """FULLY_CONNECTED: int8 activations, int8 weights (symmetric), int32 bias;
-int16 activations, int8 weights, int64 bias (TFLite's 16x8 scheme)."""
+int16 activations, int8 weights, int64 or int32 bias (TFLite's 16x8 scheme)."""
 import numpy as np
 from tflite.FullyConnectedOptions import FullyConnectedOptions
 
@@ -33,7 +33,7 @@ def fully_connected(ctx, op):
 
 
 @lowering("FULLY_CONNECTED", types=("int16",), options=FullyConnectedOptions,
-          note="16x8: int8 weights, int64 bias")
+          note="16x8: int8 weights, int64 bias (int32 with quantized_bias_type INT32)")
 def fully_connected_16x8(ctx, op):
     x, w = op.inputs[0], op.inputs[1]
     b = op.inputs[2] if len(op.inputs) > 2 else None
