@@ -99,7 +99,8 @@ CASES = [
     *_each(transpose_conv, dict(in_shape=(2, 2, 3, 4), channels=5, kernel=(3, 2)),
            "tconv_batch2", TYPES),
 
-    *_each(transpose_conv, dict(bias_type="int32"), "tconv_bias32", ("int16",)),
+    *_each(transpose_conv, dict(bias_type="int32", in_shape=(2, 6, 6, 8), channels=16),
+           "tconv_bias32", ("int16",)),
     *_each(transpose_conv, dict(bias_type="int32", per_channel=False, act="RELU"),
            "tconv_bias32_pertensor_relu", ("int16",)),
 

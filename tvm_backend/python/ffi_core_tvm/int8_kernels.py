@@ -237,7 +237,7 @@ def _int64_at(blob, at):
     return (read(blob, at + 4, "int32").astype("int64") << tir.const(32, "int64")) | low
 
 
-def transpose_conv2d_16x8(blob, w_offset, bias, q_offset, in_shape, w_shape, out_shape,
+def transpose_conv2d_16x8(blob, w_offset, bias, q, in_shape, w_shape, out_shape,
                           stride, pad, act):
     """TRANSPOSE_CONV of int16 activations (zero points 0) and int8 weights:
     int64 sums, requantized as _requantize_16x8."""
@@ -255,15 +255,18 @@ def transpose_conv2d_16x8(blob, w_offset, bias, q_offset, in_shape, w_shape, out
         product = _product_16x8(x[n, ih, iw, ci], weight(c, kh, kw, ci))
         return te.sum(tir.if_then_else(hit, product, tir.const(0, "int64")), axis=[kh, kw, ci])
 
-    return _requantized_16x8(x, blob, bias, q_offset, out_shape, acc_f, act)
+    return _requantized_16x8(x, blob, bias, q, out_shape, acc_f, act)
 
 
-def _requantize_16x8(v, blob, bias, q_offset, c, act):
+def _requantize_16x8(v, blob, bias, q, c, act):
     """int64 sum v of channel c plus its bias, scaled as TFLite's 64-bit
     MultiplyByQuantizedMultiplier does: (v * m + 2^(r-1)) >> r, m and r from
     q[c] (int32 pairs: a 16-bit or a 32-bit multiplier), clamped to int16.
     `bias`: (offset, dtype) or None; with an int32 bias, TFLite sums in
-    int32, so the sum wraps there before the bias is added."""
+    int32, so the sum wraps there before the bias is added. `q`: (offset,
+    double); `double`: scaled instead as the 32-bit multiply with double
+    rounding (LiteRT's int32-bias convolutions)."""
+    q_offset, double = q
     if bias is not None:
         offset, dtype = bias
         if dtype == "int32":
@@ -273,17 +276,21 @@ def _requantize_16x8(v, blob, bias, q_offset, c, act):
     m = read(blob, q_offset + c * 8, "int32").astype("int64")
     # The shift from its low byte alone, as Slice.shift reads it.
     r = blob[q_offset + c * 8 + 4].astype("uint8").astype("int64")
-    scaled = (v * m + (tir.const(1, "int64") << (r - tir.const(1, "int64")))) >> r
+    if double:
+        scaled = multiply_double_rounding_per_channel(v.astype("int32"), m.astype("int32"),
+                                                      r.astype("int32")).astype("int64")
+    else:
+        scaled = (v * m + (tir.const(1, "int64") << (r - tir.const(1, "int64")))) >> r
     lo, hi = act
     return tir.max(tir.min(scaled, tir.const(hi, "int64")),
                    tir.const(lo, "int64")).astype("int16")
 
 
-def _requantized_16x8(x, blob, bias, q_offset, out_shape, acc_f, act):
+def _requantized_16x8(x, blob, bias, q, out_shape, acc_f, act):
     """A 16x8 kernel: acc_f's int64 sums per output (channel last),
     requantized per channel."""
     acc = te.compute(out_shape, acc_f, name="acc")
-    y = te.compute(out_shape, lambda *i: _requantize_16x8(acc[i], blob, bias, q_offset,
+    y = te.compute(out_shape, lambda *i: _requantize_16x8(acc[i], blob, bias, q,
                                                           i[-1], act), name="y")
     return _accumulate_in_place(_prim_func([x, blob, y]), "acc", "y")
 
@@ -294,7 +301,7 @@ def _product_16x8(xv, wv):
     return (xv.astype("int32") * wv.astype("int32")).astype("int64")
 
 
-def conv2d_16x8(blob, w_offset, bias, q_offset, in_shape, w_shape, out_shape, stride,
+def conv2d_16x8(blob, w_offset, bias, q, in_shape, w_shape, out_shape, stride,
                 dilation, pad, act, depthwise=False):
     """CONV_2D or DEPTHWISE_CONV_2D of int16 activations (zero points 0, so
     the padding adds nothing) and int8 weights: int64 sums, requantized as
@@ -324,10 +331,10 @@ def conv2d_16x8(blob, w_offset, bias, q_offset, in_shape, w_shape, out_shape, st
             product = _product_16x8(x[n, ih, iw, ci], weight(c, kh, kw, ci))
             return te.sum(tir.if_then_else(inside, product, zero), axis=[kh, kw, ci])
 
-    return _requantized_16x8(x, blob, bias, q_offset, out_shape, acc_f, act)
+    return _requantized_16x8(x, blob, bias, q, out_shape, acc_f, act)
 
 
-def fully_connected_16x8(blob, w_offset, bias, q_offset, batch, in_features, out_features,
+def fully_connected_16x8(blob, w_offset, bias, q, batch, in_features, out_features,
                          act):
     """FULLY_CONNECTED of int16 activations and int8 weights (OI)."""
     x = te.placeholder((batch, in_features), "int16", "x")
@@ -336,7 +343,7 @@ def fully_connected_16x8(blob, w_offset, bias, q_offset, batch, in_features, out
     def acc_f(b, o):
         return te.sum(_product_16x8(x[b, i], blob[w_offset + o * in_features + i]), axis=i)
 
-    return _requantized_16x8(x, blob, bias, q_offset, (batch, out_features), acc_f, act)
+    return _requantized_16x8(x, blob, bias, q, (batch, out_features), acc_f, act)
 
 
 def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp=False):

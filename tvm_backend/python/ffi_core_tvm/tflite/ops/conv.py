@@ -52,14 +52,16 @@ def depthwise_conv_2d(ctx, op):
 
 
 def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
-    """(weights offset, bias or None, requantization table offset) in the
-    blob and the int16 clamp of a 16x8 operator (int16 activations of zero
+    """(weights offset, bias or None, requantization table) in the blob and
+    the int16 clamp of a 16x8 operator (int16 activations of zero
     point 0, int8 weights symmetric per tensor or per channel along `axis`),
     whose output channels are w's `axis`. The bias is (offset, dtype): int64,
     or int32 where the options' quantized_bias_type says INT32 (LiteRT then
     sums in int32 and scales with the 32-bit multiply, so the table holds
     32-bit mantissas); `reduced`: the table's kind for an int64 bias
-    (_reduced_multipliers)."""
+    (_reduced_multipliers). The table is (offset, double): `double` where
+    the 32-bit multiply rounds twice, as LiteRT's int32-bias convolutions do
+    (`reduced` ones; its FULLY_CONNECTED rounds once)."""
     in_scale, in_zp = x.quant()
     out_scale, out_zp = out.quant()
     if in_zp != 0 or out_zp != 0:
@@ -81,7 +83,7 @@ def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
     bias = (ctx.pack(b.data.astype(bias_dtype)), bias_dtype) if b is not None else None
     q_off = ctx.pack(_reduced_multipliers(op, in_scale * w_scales / out_scale,
                                           reduced and not narrow))
-    return w_off, bias, q_off, act
+    return w_off, bias, (q_off, reduced and narrow), act
 
 
 def _conv_16x8(ctx, op, depthwise):
@@ -99,13 +101,13 @@ def _conv_16x8(ctx, op, depthwise):
     if not depthwise and w.shape[3] != x.shape[3]:
         raise UnsupportedModel(f"{op}: weights of shape {list(w.shape)} for input "
                                f"{list(x.shape)}")
-    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 3 if depthwise else 0)
+    w_off, bias, q, act = constants_16x8(ctx, op, x, w, b, out, 3 if depthwise else 0)
     stride = (opts.StrideH, opts.StrideW)
     dilation = (opts.DilationHFactor, opts.DilationWFactor)
     pad = padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("dwconv16" if depthwise else "conv16", w_off), lambda: kernels.conv2d_16x8(
-        blob, w_off, b_off, q_off, x.shape, w.shape, out.shape, stride, dilation, pad, act,
+        blob, w_off, bias, q, x.shape, w.shape, out.shape, stride, dilation, pad, act,
         depthwise))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape, "int16")
 
@@ -202,8 +204,8 @@ def transpose_conv(ctx, op):
         gv = ctx.kernel(("tconv", s.weights_offset), lambda: kernels.transpose_conv2d(
             s, x.shape, w.shape, out.shape, stride, pad, in_zp, out_zp, act))
         return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)
-    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 0)
+    w_off, bias, q, act = constants_16x8(ctx, op, x, w, b, out, 0)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("tconv16", w_off), lambda: kernels.transpose_conv2d_16x8(
-        blob, w_off, b_off, q_off, x.shape, w.shape, out.shape, stride, pad, act))
+        blob, w_off, bias, q, x.shape, w.shape, out.shape, stride, pad, act))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape, "int16")

@@ -45,11 +45,11 @@ def fully_connected_16x8(ctx, op):
     if batch * features != int(np.prod(x.shape)) or int(np.prod(out.shape)) != batch * units:
         raise UnsupportedModel(f"{op}: input {list(x.shape)} and output {list(out.shape)} "
                                f"for weights {list(w.shape)}")
-    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 0,
+    w_off, bias, q, act = constants_16x8(ctx, op, x, w, b, out, 0,
                                                reduced=False)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("dense16", w_off), lambda: kernels.fully_connected_16x8(
-        blob, w_off, b_off, q_off, batch, features, units, act))
+        blob, w_off, bias, q, batch, features, units, act))
     value = ctx.reshape(ctx.value(x), x.shape, (batch, features))
     y = ctx.call(gv, [value, ctx.blob_const], (batch, units), "int16")
     return ctx.reshape(y, (batch, units), out.shape)
