@@ -133,3 +133,28 @@ def trunc_div_pot(x, exponent):
 
 def wrap16(x):
     return (x + (1 << 15)) % (1 << 16) - (1 << 15)
+
+
+def int16_lut(input_scale, input_zp, output_scale, transform):
+    """TFLite's LUTPopulate<int16_t> in double (the form its int16 SOFTMAX
+    takes): 513 int16 samples of `transform` over the int16 input range,
+    each lowered by half the error that interpolating from it makes at the
+    midpoint, for LUTLookup (lut_lookup16) to interpolate between."""
+    def rnd(v):  # TfLiteRound: half away from zero
+        return math.copysign(math.floor(abs(v) + 0.5), v)
+
+    input_min = input_scale * (-32768 - input_zp)
+    input_max = input_scale * (32767 - input_zp)
+    output_min, output_max = output_scale * -32768, output_scale * 32767
+    step = (input_max - input_min) / 512
+    inverse = 65536.0 / (output_max - output_min)
+    table = []
+    for i in range(512):
+        val = transform(input_min + i * step)
+        midpoint = transform(input_min + i * step + step / 2)
+        following = transform(input_min + (i + 1) * step)
+        interpolated = rnd((following * inverse + rnd(val * inverse)) / 2)
+        bias = rnd((interpolated - rnd(midpoint * inverse)) / 2)
+        table.append(min(max(rnd(val * inverse) - bias, -32768.0), 32767.0))
+    table.append(min(max(rnd(transform(input_max) * inverse), -32768.0), 32767.0))
+    return np.asarray(table, np.int64).astype(np.int16)

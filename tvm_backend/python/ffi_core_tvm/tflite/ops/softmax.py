@@ -1,16 +1,24 @@
-"""SOFTMAX: int8 logits to int8 or int16 probabilities over the last axis."""
+"""SOFTMAX: int8 logits to int8 or int16 probabilities, and int16 logits to
+int16 probabilities (TFLite's exp and 1/(1+x) tables), over the last axis."""
 import numpy as np
 from tflite.SoftmaxOptions import SoftmaxOptions
+from tvm import te
+from tvm import tirx as tir
 
 from ... import int8_kernels as kernels
+from ...fixed_point import multiply_double_rounding, quantize_multiplier
+from ...weight_blob import read
+from ..gemmlowp import int16_lut
 from ..model import UnsupportedModel
 from ..registry import lowering
 
 
-@lowering("SOFTMAX", types=("int8",), options=SoftmaxOptions, mixed=True,
-          note="int8 or int16 output")
+@lowering("SOFTMAX", types=("int8", "int16"), options=SoftmaxOptions, mixed=True,
+          note="int8: int8 or int16 output; int16: TFLite's exp and 1/(1+x) tables")
 def softmax(ctx, op):
     x, out = op.inputs[0], op.outputs[0]
+    if x.dtype == "int16":
+        return _softmax16(ctx, op)
     if out.dtype not in ("int8", "int16"):
         raise UnsupportedModel(f"{op}: {out.dtype} output is not supported")
     in_scale, in_zp = x.quant()
@@ -22,4 +30,83 @@ def softmax(ctx, op):
     gv = ctx.kernel(key, lambda: kernels.softmax(batch, n, in_scale, op.options.Beta,
                                                  out_scale, out_zp, out.dtype))
     y = ctx.call(gv, [value], (batch, n), out.dtype)
+    return ctx.reshape(y, (batch, n), out.shape)
+
+
+_RANGE = 65535.0  # int16's span, by which TFLite scales its tables
+
+
+def _lookup(blob, offset, value):
+    """TFLite's LUTLookup of an int16 value (int32 here) in the 513-entry
+    table at `offset`: its top 9 bits pick an entry, the low 7 interpolate to
+    the next."""
+    index = (value >> 7) + 256
+    base = read(blob, offset + 2 * index, "int16").astype("int32")
+    slope = read(blob, offset + 2 * index + 2, "int16").astype("int32") - base
+    return (base + ((slope * (value & 0x7F) + 64) >> 7)).astype("int16").astype("int32")
+
+
+def _clamp16(v):
+    return tir.max(tir.min(v, tir.const(32767, "int32")), tir.const(-32768, "int32"))
+
+
+def _leading_zeros(v):
+    """The leading zero bits of a positive int32: 32 less its bit length,
+    counted by comparisons (a CPU without a count-leading-zeros instruction
+    gets no library call)."""
+    return 32 - sum(tir.Select(v >= (1 << k), 1, 0) for k in range(31))
+
+
+def _softmax16(ctx, op):
+    """TFLite's SoftmaxInt16: exp(x - max) from a table over [-10, 0], the sum
+    of a row's in int32, 1/sum from a table of 1/(1+x) after bringing the
+    sum to [1, 2), and each exp scaled by it into [0, 32767]."""
+    x, out = op.inputs[0], op.outputs[0]
+    (si, zi), (so, zo) = x.quant(), out.quant()
+    if out.dtype != "int16" or zi or zo:
+        raise UnsupportedModel(f"{op}: int16 takes an int16 output and zero points 0")
+    if abs(so - 1 / 32768) > 0.001 / 32768:
+        raise UnsupportedModel(f"{op}: output scale {so}, TFLite's is 1/32768")
+    mantissa, right_shift = quantize_multiplier(si * op.options.Beta / (10.0 / 65535.0))
+    exp_off = ctx.pack(int16_lut(10.0 / _RANGE, 32767, 2.0 / _RANGE, np.exp))
+    inv_off = ctx.pack(int16_lut(1.0 / _RANGE, -32768, 2.0 / _RANGE, lambda v: 1.0 / (1.0 + v)))
+    n = x.shape[-1]
+    batch = int(np.prod(x.shape)) // n
+
+    def make():
+        xp = te.placeholder((batch, n), "int16", "x")
+        blob = ctx.blob_placeholder()
+        k = te.reduce_axis((0, n), "k")
+        top = te.compute((batch,), lambda b: te.max(xp[b, k].astype("int32"), axis=k), "top")
+
+        def diff_f(b, i):
+            diff = xp[b, i].astype("int32") - top[b]
+            return _clamp16(multiply_double_rounding(diff, mantissa, right_shift) + 32767)
+        # Each stage's value is read several times: the stages keep the
+        # expressions from growing with each use.
+        diff = te.compute((batch, n), diff_f, "diff")
+        e = te.compute((batch, n), lambda b, i: _lookup(blob, exp_off, diff[b, i]), "e")
+        j = te.reduce_axis((0, n), "j")
+        total = te.compute((batch,), lambda b: te.sum(e[b, j], axis=j), "total")
+        # headroom + 1: the leading zeros of the sum.
+        lead = te.compute((batch,), lambda b: _leading_zeros(total[b]), "lead")
+
+        def sum_f(b):
+            h = lead[b].astype("int64")
+            shifted = ((total[b].astype("int64") << (h - 1)) + (1 << 13)) >> 14
+            return _clamp16(shifted.astype("int32") - (1 << 15) - (1 << 16))
+        shifted = te.compute((batch,), sum_f, "shifted")
+        recip = te.compute((batch,), lambda b: _lookup(blob, inv_off, shifted[b]), "recip")
+
+        def y_f(b, i):
+            r = tir.const(31, "int64") - lead[b].astype("int64")
+            v = (e[b, i].astype("int64") * recip[b].astype("int64")
+                 + (tir.const(1, "int64") << (r - 1))) >> r
+            return tir.max(tir.min(v, tir.const(32767, "int64")),
+                           tir.const(0, "int64")).astype("int16")
+        y = te.compute((batch, n), y_f, "y")
+        return te.create_prim_func([xp, blob, y]).with_attr("tir.noalias", True)
+    gv = ctx.kernel(("softmax16", batch, n, mantissa, right_shift, exp_off), make)
+    value = ctx.reshape(ctx.value(x), x.shape, (batch, n))
+    y = ctx.call(gv, [value, ctx.blob_const], (batch, n), "int16")
     return ctx.reshape(y, (batch, n), out.shape)
