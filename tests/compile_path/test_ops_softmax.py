@@ -1,5 +1,6 @@
-"""SOFTMAX of int16 logits against LiteRT's reference kernel, bit for bit:
-TFLite's exp and 1/(1+x) tables, interpolated (tflite_builder.py,
+"""SOFTMAX of int16 logits and LOG_SOFTMAX of int8 ones against LiteRT's
+reference kernels, bit for bit: TFLite's exp and 1/(1+x) tables,
+interpolated; its fixed-point exp and log (tflite_builder.py,
 reference.py)."""
 import zlib
 
@@ -63,3 +64,53 @@ def test_refused_by_name(params, named):
     with pytest.raises(unsupported) as refused:
         from_tflite(softmax16((2, 5), 0.001, **params))
     assert named in str(refused.value), f"the refusal does not name {named}: {refused.value}"
+
+
+def log_softmax8(shape, in_scale, in_zp, out_scale=16 / 256, out_zp=127):
+    b = ModelBuilder()
+    x = b.tensor(shape, "int8", "x", scale=in_scale, zero_point=in_zp)
+    y = b.tensor(shape, "int8", "y", scale=out_scale, zero_point=out_zp)
+    b.operator("LOG_SOFTMAX", [x], [y])
+    return b.finish([x], [y])
+
+
+# Input scales from close logits (sums near the row's size) to wide ones,
+# where TFLite's bound on a difference leaves most out (-128).
+LOG_SOFTMAX8 = [
+    pytest.param((3, 10), 0.05, -3, id="log_softmax8"),
+    pytest.param((2, 4, 7), 0.1, 10, id="log_softmax8_3d"),
+    pytest.param((5, 33), 0.01, 0, id="log_softmax8_close_logits"),
+    pytest.param((4, 300), 0.02, 0, id="log_softmax8_300"),
+    pytest.param((3, 6), 0.3, 5, id="log_softmax8_wide"),
+    pytest.param((2, 16), 0.002, -100, id="log_softmax8_very_close"),
+]
+
+
+@pytest.mark.parametrize("shape, in_scale, in_zp", LOG_SOFTMAX8)
+def test_log_softmax_int8(shape, in_scale, in_zp, request):
+    buf = log_softmax8(shape, in_scale, in_zp)
+    check_against_litert(buf, make_inputs(buf, _seed(request)), "int8", exact=True)
+
+
+def test_log_softmax_int8_every_difference():
+    """Each row holds every int8 value once, in an order of its own."""
+    buf = log_softmax8((3, 256), 0.04, 0)
+    rng = np.random.default_rng(7)
+    x = np.stack([rng.permutation(256) - 128 for _ in range(3)]).astype(np.int8)
+    check_against_litert(buf, [x], "int8", exact=True)
+
+
+def test_log_softmax_int8_equal_logits():
+    """Rows of equal logits: each -log(n)."""
+    buf = log_softmax8((3, 12), 0.05, 0)
+    x = np.repeat(np.asarray([[-128], [0], [127]], np.int8), 12, axis=1)
+    check_against_litert(buf, [x], "int8", exact=True, varied=False)
+
+
+@pytest.mark.parametrize("params", [dict(out_scale=1 / 256), dict(out_zp=0)],
+                         ids=["log_softmax8_output_scale", "log_softmax8_output_zero_point"])
+def test_log_softmax_output_refused(params):
+    """TFLite takes only an output of scale 16/256 and zero point 127."""
+    from_tflite, unsupported = importer()
+    with pytest.raises(unsupported, match="16/256"):
+        from_tflite(log_softmax8((2, 5), 0.05, 0, **params))

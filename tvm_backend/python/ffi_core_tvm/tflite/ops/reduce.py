@@ -78,7 +78,7 @@ def mean(ctx, op):
 
 
 @lowering("SUM", types=("int8", "int16"), options=ReducerOptions,
-          note="as TFLite Micro (LiteRT's reference kernel reads int8 and int16 as "
+          note="int8, int16: as TFLite Micro (LiteRT's reference kernel reads them as "
                "uint8)")
 def sum_(ctx, op):
     return _mean_or_sum(ctx, op, "sum")

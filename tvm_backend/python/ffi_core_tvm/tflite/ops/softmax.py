@@ -1,14 +1,19 @@
 """SOFTMAX: int8 logits to int8 or int16 probabilities, and int16 logits to
-int16 probabilities (TFLite's exp and 1/(1+x) tables), over the last axis."""
+int16 probabilities (TFLite's exp and 1/(1+x) tables); LOG_SOFTMAX of int8
+(TFLite's fixed-point exp and log); over the last axis."""
 import numpy as np
 from tflite.SoftmaxOptions import SoftmaxOptions
 from tvm import te
 from tvm import tirx as tir
+from tvm.script.ir_builder import IRBuilder
+from tvm.script.ir_builder import tirx as T
 
+from ... import fixed_point_log as fx
 from ... import int8_kernels as kernels
 from ...fixed_point import multiply_double_rounding, quantize_multiplier
 from ...weight_blob import read
-from ..gemmlowp import int16_lut
+from ..gemmlowp import (exp_on_negative_values, int16_lut, mbqm, quantize, saturating_mul_pot,
+                        softmax_input_scaling)
 from ..model import UnsupportedModel
 from ..registry import lowering
 
@@ -109,4 +114,84 @@ def _softmax16(ctx, op):
     gv = ctx.kernel(("softmax16", batch, n, mantissa, right_shift, exp_off), make)
     value = ctx.reshape(ctx.value(x), x.shape, (batch, n))
     y = ctx.call(gv, [value, ctx.blob_const], (batch, n), "int16")
+    return ctx.reshape(y, (batch, n), out.shape)
+
+
+def _local(value):
+    """value held in a local int32 variable of the kernel being built (a
+    buffer: TVM's simplifier would substitute a Bind and grow the
+    expressions)."""
+    buf = T.alloc_buffer((1,), "int32", scope="local")
+    T.buffer_store(buf, value, [0])
+    return buf[0]
+
+
+@lowering("LOG_SOFTMAX", types=("int8",),
+          note="int8: TFLite's fixed-point exp and log (output scale 16/256, zero point 127)")
+def log_softmax(ctx, op):
+    """TFLite's integer LogSoftmax: a row's differences from its top, brought
+    to Q5.26; the sum of their exps (Q12.19) and its log (Q5.26) at run
+    time; each output the difference less the log, in 1/16ths from 127.
+    A difference (-255..0) has 256 values, so its Q5.26 value and its exp
+    are two tables computed here."""
+    x, out = op.inputs[0], op.outputs[0]
+    (si, _), (so, zo) = x.quant(), out.quant()
+    if out.dtype != "int8" or np.float32(so) != np.float32(16 / 256) or zo != 127:
+        raise UnsupportedModel(f"{op}: takes an int8 output of scale 16/256 and zero point 127")
+    if tuple(x.shape) != tuple(out.shape):
+        raise UnsupportedModel(f"{op}: output shape {list(out.shape)}")
+    mantissa, left_shift, diff_min = softmax_input_scaling(1.0, float(si), 5)
+    reverse_m, reverse_shift = quantize((1 << (31 - left_shift)) / float(mantissa))
+    q5 = [mbqm(-d, mantissa, left_shift) if -d >= diff_min else 0 for d in range(256)]
+    # Each exp as the sum adds it: Rescale<12> of a Q0.31 value.
+    exps = [saturating_mul_pot(exp_on_negative_values(v, 5), -12) if -d >= diff_min else 0
+            for d, v in enumerate(q5)]
+    q5_off = ctx.pack(np.asarray(q5, np.int32))
+    exp_off = ctx.pack(np.asarray(exps, np.int32))
+    n = x.shape[-1]
+    batch = int(np.prod(x.shape)) // n
+
+    def make():
+        with IRBuilder() as ib:
+            with T.prim_func():
+                T.func_name("log_softmax")
+                T.func_attr({"tir.noalias": True})
+
+                def buf(name, shape, dtype):
+                    return T.match_buffer(T.arg(name, T.handle()), shape, dtype)
+                xb = buf("x", (batch, n), "int8")
+                blob = buf("weights", (ctx.blob.size,), "int8")
+                yb = buf("y", (batch, n), "int8")
+                with T.sblock("root"):
+                    acc = T.alloc_buffer((1,), "int32", scope="local")
+                    with T.serial(0, batch) as b:
+                        T.buffer_store(acc, tir.const(-128, "int32"), [0])
+                        with T.serial(0, n) as i:
+                            T.buffer_store(acc, tir.max(acc[0], xb[b, i].astype("int32")), [0])
+                        top = _local(acc[0])
+
+                        def table(offset, i):
+                            d = top - xb[b, i].astype("int32")
+                            return read(blob, offset + 4 * d, "int32")
+                        T.buffer_store(acc, tir.const(0, "int32"), [0])
+                        with T.serial(0, n) as i:
+                            T.buffer_store(acc, fx.add(acc[0], table(exp_off, i)), [0])
+                        log = _local(fx.log_x(_local, _local(acc[0]), 12, 5))
+                        # The smallest difference kept: above both TFLite's
+                        # bound and the one at which the output would wrap.
+                        floor = multiply_double_rounding(fx.add(log, tir.const(-(1 << 31),
+                                                                               "int32")),
+                                                         reverse_m, 31 - reverse_shift)
+                        floor = _local(tir.max(tir.const(diff_min - 1, "int32"), floor))
+                        with T.serial(0, n) as i:
+                            d = xb[b, i].astype("int32") - top
+                            v = fx.divide_by_pot(_local, fx.sub(table(q5_off, i), log), 22)
+                            v = tir.max(tir.min(v + 127, tir.const(127, "int32")),
+                                        tir.const(-128, "int32"))
+                            T.buffer_store(yb, tir.Select(d > floor, v, tir.const(-128, "int32"))
+                                           .astype("int8"), [b, i])
+        return ib.get()
+    gv = ctx.kernel(("log_softmax", batch, n, q5_off), make)
+    value = ctx.reshape(ctx.value(x), x.shape, (batch, n))
+    y = ctx.call(gv, [value, ctx.blob_const], (batch, n), "int8")
     return ctx.reshape(y, (batch, n), out.shape)
