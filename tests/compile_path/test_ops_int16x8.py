@@ -12,8 +12,7 @@ import zlib
 import numpy as np
 import pytest
 from reference import check_against_litert, importer, make_inputs
-from test_ops import _out_size
-from tflite_builder import ModelBuilder
+from tflite_builder import conv_model, fully_connected_model, int8_weights, pool_model
 
 # Uniform int16 values have a standard deviation of about 18900; the scales
 # aim each output at a real spread of about 2.4, some 4000 LSB.
@@ -22,15 +21,6 @@ INT8_STD = 74.0
 W_SCALE = 0.004
 OUT_STD = 2.4
 OUT_SCALE = OUT_STD / 4000
-
-
-def _weights(b, rng, shape, axis, per_channel):
-    channels = shape[axis]
-    scales = W_SCALE * (rng.uniform(0.5, 1.5, channels) if per_channel else np.ones(channels))
-    data = rng.integers(-127, 127, size=shape, endpoint=True, dtype=np.int8)
-    t = b.tensor(shape, "int8", "w", scale=scales if per_channel else W_SCALE, zero_point=0,
-                 quant_axis=axis, data=data)
-    return t, scales
 
 
 def _bias(b, rng, in_scale, w_scales, dtype="int64"):
@@ -42,78 +32,51 @@ def _bias(b, rng, in_scale, w_scales, dtype="int64"):
     return b.tensor((len(scales),), dtype, "bias", scale=scales, zero_point=0, data=data)
 
 
-def _bias_option(options, bias, bias_type, named):
+def _bias_option(bias, bias_type, named):
     """An int32 bias is LiteRT's when the options name it (quantized_bias_type
     INT32); `named` false leaves it unnamed, as a refusal case wants."""
     if bias and bias_type == "int32" and named:
-        options["quantized_bias_type"] = "INT32"
-    return options
+        return {"quantized_bias_type": "INT32"}
+    return {}
 
 
-def _in_scale(terms):
+def _in_scale(w_shape, w_axis):
+    """The input scale that aims the output at OUT_STD: each output sums
+    the products of one output channel's weights."""
+    terms = int(np.prod(w_shape)) // w_shape[w_axis]
     return OUT_STD / (np.sqrt(terms) * INT16_STD * INT8_STD * W_SCALE)
 
 
-def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
-         dilation=1, padding="SAME", act="NONE", per_channel=True, bias=True,
-         bias_type="int64", named=True):
-    """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
-    the depth multiplier)."""
-    n, h, w, ci = in_shape
-    co = ci * channels if depthwise else channels
-    oh = _out_size(h, kernel[0], stride, dilation, padding)
-    ow = _out_size(w, kernel[1], stride, dilation, padding)
-    b = ModelBuilder()
-    in_scale = _in_scale(kernel[0] * kernel[1] * (1 if depthwise else ci))
-    x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
-    if depthwise:
-        wt, w_scales = _weights(b, rng, (1, *kernel, co), 3, per_channel)
-    else:
-        wt, w_scales = _weights(b, rng, (co, *kernel, ci), 0, per_channel)
-    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
-    y = b.tensor((n, oh, ow, co), "int16", "y", scale=OUT_SCALE, zero_point=0)
-    options = {"padding": padding, "stride_h": stride, "stride_w": stride,
-               "dilation_h_factor": dilation, "dilation_w_factor": dilation,
-               "fused_activation_function": act}
-    if depthwise:
-        options["depth_multiplier"] = channels
-    else:
-        _bias_option(options, bias, bias_type, named)
-    b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], options)
-    return b.finish([x], [y])
+def _tensors(rng, per_channel, bias, bias_type):
+    """The tensors of a 16x8 convolution or dense model, for conv_model and
+    fully_connected_model."""
+    def tensors(b, in_shape, w_shape, w_axis, out_shape):
+        in_scale = _in_scale(w_shape, w_axis)
+        x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
+        wt, w_scales = int8_weights(b, rng, w_shape, w_axis, per_channel, W_SCALE)
+        inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
+        return x, inputs, b.tensor(out_shape, "int16", "y", scale=OUT_SCALE, zero_point=0)
+    return tensors
 
 
-def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False, bias=True,
-                    keep_num_dims=False, bias_type="int64", named=True):
-    features = in_shape[-1]
-    batch = int(np.prod(in_shape)) // features
-    out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
-    b = ModelBuilder()
-    in_scale = _in_scale(features)
-    x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
-    wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
-    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
-    y = b.tensor(out_shape, "int16", "y", scale=OUT_SCALE, zero_point=0)
-    b.operator("FULLY_CONNECTED", inputs, [y], _bias_option(
-        {"fused_activation_function": act, "keep_num_dims": keep_num_dims}, bias, bias_type,
-        named))
-    return b.finish([x], [y])
+def conv(rng, depthwise=False, per_channel=True, bias=True, bias_type="int64", named=True,
+         **geometry):
+    """CONV_2D or DEPTHWISE_CONV_2D (conv_model's geometry); LiteRT's
+    depthwise one has no quantized_bias_type."""
+    options = {} if depthwise else _bias_option(bias, bias_type, named)
+    return conv_model(_tensors(rng, per_channel, bias, bias_type), depthwise=depthwise,
+                      options=options, **geometry)
 
 
-def average_pool(rng, in_shape=(1, 9, 9, 4), window=(3, 3), stride=2, padding="SAME",
-                 act="NONE"):
-    n, h, w, c = in_shape
-    out_shape = (n, _out_size(h, window[0], stride, 1, padding),
-                 _out_size(w, window[1], stride, 1, padding), c)
-    b = ModelBuilder()
+def fully_connected(rng, per_channel=False, bias=True, bias_type="int64", named=True,
+                    **geometry):
+    return fully_connected_model(_tensors(rng, per_channel, bias, bias_type),
+                                 options=_bias_option(bias, bias_type, named), **geometry)
+
+
+def average_pool(rng, **geometry):
     # 6.0 (RELU6's top) at 12000, inside int16.
-    x = b.tensor(in_shape, "int16", "x", scale=0.0005, zero_point=0)
-    y = b.tensor(out_shape, "int16", "y", scale=0.0005, zero_point=0)
-    b.operator("AVERAGE_POOL_2D", [x], [y],
-               {"padding": padding, "stride_h": stride, "stride_w": stride,
-                "filter_height": window[0], "filter_width": window[1],
-                "fused_activation_function": act})
-    return b.finish([x], [y])
+    return pool_model("AVERAGE_POOL_2D", "int16", (0.0005, 0), **geometry)
 
 
 CASES = [
