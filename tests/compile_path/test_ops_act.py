@@ -2,12 +2,10 @@
 int16 LOGISTIC and TANH, int8 HARD_SWISH and SUM; int16 SUM against TFLite
 Micro's kernel (tflite_builder.py, reference.py). Unary operators see every
 int8 input value, and int16 ones a sweep of their range."""
-import zlib
-
 import numpy as np
 import pytest
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
-from reference import assert_close, ffi_core_host, importer, litert_reference
+from reference import assert_close, assert_refused, case_seed, ffi_core_host, litert_reference
 from tflite_builder import ModelBuilder
 
 
@@ -49,10 +47,6 @@ def test_unary_int8_every_input(op, x, out):
     _assert_exact(ffi_core_host(buf, inputs)[0], litert_reference(buf, inputs)[0], "int8")
 
 
-def _seed(request):
-    return zlib.crc32(request.node.callspec.id.encode())
-
-
 def _sum(shape, axes, keep_dims, x, out, dtype="int8"):
     mb = ModelBuilder()
     tx = mb.tensor(shape, dtype, "x", scale=x[0], zero_point=x[1])
@@ -79,7 +73,7 @@ def test_sum_int8(shape, axes, keep_dims, x, out, request):
     whose sums land in 0..127, which these are. The lowering computes the
     int8 SUM of TFLite Micro and of LiteRT's optimized kernel."""
     buf = _sum(shape, axes, keep_dims, x, out)
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     inputs = [rng.integers(0, 127, size=shape, endpoint=True).astype(np.int8)]
     want = litert_reference(buf, inputs)[0]
     assert want.min() > 0 and want.max() < 127, "the sums reach int8's top or bottom"
@@ -110,7 +104,7 @@ def test_sum_int16(shape, axes, keep_dims, x_scale, out_scale, request):
     multiplier otherwise)."""
     runtime = pytest.importorskip("tflite_micro.python.tflite_micro.runtime")
     buf = _sum(shape, axes, keep_dims, (x_scale, 0), (out_scale, 0), "int16")
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     inputs = [rng.integers(-32768, 32767, size=shape, endpoint=True).astype(np.int16)]
     tflm = runtime.Interpreter.from_bytes(buf)
     tflm.set_input(inputs[0], 0)
@@ -122,9 +116,7 @@ def test_sum_int16(shape, axes, keep_dims, x_scale, out_scale, request):
 
 def test_sum_int16_zero_point_refused():
     """TFLite's int16 is symmetric: a zero point is refused by name."""
-    from_tflite, unsupported = importer()
-    with pytest.raises(unsupported, match="zero point"):
-        from_tflite(_sum((2, 3), (1,), False, (0.01, 5), (0.02, 0), "int16"))
+    assert_refused(_sum((2, 3), (1,), False, (0.01, 5), (0.02, 0), "int16"), "zero point")
 
 
 UNARY16 = [

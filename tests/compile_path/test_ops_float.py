@@ -7,8 +7,8 @@ import zlib
 import numpy as np
 import pytest
 import tflite_builder
-from reference import (assert_close, check_against_litert, ffi_core_host,
-                       importer, litert_reference, make_inputs)
+from reference import (assert_close, case_seed, check_against_litert, ffi_core_host, importer,
+                       litert_reference, make_inputs)
 from tflite_builder import ModelBuilder, conv_model, fully_connected_model, pool_model
 
 # Options tables of operators the builder does not know yet.
@@ -194,11 +194,6 @@ CASES = [
 ]
 
 
-def _seed(request):
-    """A seed per case, stable across runs and case order."""
-    return zlib.crc32(request.node.callspec.id.encode())
-
-
 def _positive(inputs):
     """RSQRT's inputs, away from zero."""
     return [np.abs(x) + np.float32(0.1) for x in inputs]
@@ -206,9 +201,9 @@ def _positive(inputs):
 
 @pytest.mark.parametrize("make, params", CASES)
 def test_matches_litert(make, params, request):
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     buf = make(rng, **params)
-    check_against_litert(buf, make_inputs(buf, _seed(request)), F)
+    check_against_litert(buf, make_inputs(buf, case_seed(request)), F)
 
 
 def test_rsqrt_matches_litert():
