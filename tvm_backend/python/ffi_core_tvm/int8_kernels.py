@@ -91,6 +91,15 @@ def _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act):
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
 
 
+def window_axes(w_shape, channels=False):
+    """The reduction axes of a convolution's kernel taps (kh, kw), from its
+    weights' shape (OHWI or 1HWO); with `channels`, also of its input
+    channels (ci, the weights' last dimension)."""
+    _, kh_n, kw_n, ci_n = w_shape
+    axes = (te.reduce_axis((0, kh_n), "kh"), te.reduce_axis((0, kw_n), "kw"))
+    return axes + (te.reduce_axis((0, ci_n), "ci"),) if channels else axes
+
+
 def _tap(x, oh, ow, kh, kw, stride, dilation, pad):
     """(ih, iw, inside) of the input position under a kernel tap."""
     _, h, w, _ = x.shape
@@ -140,11 +149,10 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
     """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w)). With `dsp`
     (a CPU with the DSP extension) and input channels in fours, four products
     at a time (_dot4); a padded position reads four zero points."""
-    _, kh_n, kw_n, ci_n = w_shape
+    ci_n = w_shape[3]
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
+    kh, kw = window_axes(w_shape)
     if dsp and ci_n % 4 == 0:
         ci4 = te.reduce_axis((0, ci_n // 4), "ci4")
         zp_lanes = (_pair_const(in_zp), _pair_const(in_zp))
@@ -171,12 +179,11 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
 def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
     """DEPTHWISE_CONV_2D: output channel c reads input channel c // multiplier."""
     ci_n = in_shape[3]
-    _, kh_n, kw_n, co = w_shape
+    co = w_shape[3]
     multiplier = co // ci_n
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
+    kh, kw = window_axes(w_shape)
 
     def acc_f(n, oh, ow, c):
         xv = _padded_read(x, n, oh, ow, kh, kw, c // multiplier, stride, dilation, pad, in_zp)
@@ -207,12 +214,9 @@ def transpose_conv2d(s, in_shape, w_shape, out_shape, stride, pad, in_zp, out_zp
     rather than folded into the bias (the table's bias is the bias alone).
     LiteRT's kernel requantizes with double rounding (it is built without
     TFLITE_SINGLE_ROUNDING), and so does this one."""
-    _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
-    ci = te.reduce_axis((0, ci_n), "ci")
+    kh, kw, ci = window_axes(w_shape, channels=True)
 
     def acc_f(n, oh, ow, c):
         ih, iw, hit = transposed_tap(x, oh, ow, kh, kw, stride, pad)
@@ -243,9 +247,7 @@ def transpose_conv2d_16x8(blob, w_offset, bias, q, in_shape, w_shape, out_shape,
     int64 sums, requantized as _requantize_16x8."""
     _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int16", "x")
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
-    ci = te.reduce_axis((0, ci_n), "ci")
+    kh, kw, ci = window_axes(w_shape, channels=True)
 
     def weight(c, i, j, k):
         return blob[w_offset + ((c * kh_n + i) * kw_n + j) * ci_n + k]
@@ -309,8 +311,7 @@ def conv2d_16x8(blob, w_offset, bias, q, in_shape, w_shape, out_shape, stride,
     _, kh_n, kw_n, w_last = w_shape
     ci_n = in_shape[3]
     x = te.placeholder(in_shape, "int16", "x")
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
+    kh, kw = window_axes(w_shape)
 
     def weight(c, i, j, k):
         return blob[w_offset + ((c * kh_n + i) * kw_n + j) * w_last + k]

@@ -10,7 +10,7 @@ from tflite.TransposeConvOptions import TransposeConvOptions
 from ... import int8_kernels as kernels
 from ...fixed_point import quantize_multiplier
 from ..model import UnsupportedModel
-from ..quant import SAME, activation_range, padding, requant_table
+from ..quant import SAME, activation_range, conv_geometry, padding, requant_table
 from ..registry import lowering
 from .layout import const_ints
 
@@ -23,9 +23,7 @@ def _conv(ctx, op, depthwise):
     in_scale, in_zp = x.quant()
     out_scale, out_zp = out.quant()
     act = activation_range(opts.FusedActivationFunction, out_scale, out_zp, op)
-    stride = (opts.StrideH, opts.StrideW)
-    dilation = (opts.DilationHFactor, opts.DilationWFactor)
-    pad = padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
+    stride, dilation, pad = conv_geometry(op, x, w)
     channels = out.shape[3]
     q = requant_table(b.data if b is not None else None, w.data, 3 if depthwise else 0,
                       in_zp, in_scale, w.scale, out_scale)
@@ -87,7 +85,6 @@ def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
 
 
 def _conv_16x8(ctx, op, depthwise):
-    opts = op.options
     x, w = op.inputs[0], op.inputs[1]
     b = op.inputs[2] if len(op.inputs) > 2 else None
     out = op.outputs[0]
@@ -102,9 +99,7 @@ def _conv_16x8(ctx, op, depthwise):
         raise UnsupportedModel(f"{op}: weights of shape {list(w.shape)} for input "
                                f"{list(x.shape)}")
     w_off, bias, q, act = constants_16x8(ctx, op, x, w, b, out, 3 if depthwise else 0)
-    stride = (opts.StrideH, opts.StrideW)
-    dilation = (opts.DilationHFactor, opts.DilationWFactor)
-    pad = padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
+    stride, dilation, pad = conv_geometry(op, x, w)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("dwconv16" if depthwise else "conv16", w_off), lambda: kernels.conv2d_16x8(
         blob, w_off, bias, q, x.shape, w.shape, out.shape, stride, dilation, pad, act,

@@ -5,12 +5,12 @@ import numpy as np
 from tflite.SoftmaxOptions import SoftmaxOptions
 from tvm import te
 from tvm import tirx as tir
-from tvm.script.ir_builder import IRBuilder
 from tvm.script.ir_builder import tirx as T
 
 from ... import fixed_point_log as fx
 from ... import int8_kernels as kernels
 from ...fixed_point import multiply_double_rounding, quantize_multiplier
+from ...ir_kernel import local, prim_func
 from ...weight_blob import read
 from ..gemmlowp import (exp_on_negative_values, int16_lut, mbqm, quantize, saturating_mul_pot,
                         softmax_input_scaling)
@@ -117,15 +117,6 @@ def _softmax16(ctx, op):
     return ctx.reshape(y, (batch, n), out.shape)
 
 
-def _local(value):
-    """value held in a local int32 variable of the kernel being built (a
-    buffer: TVM's simplifier would substitute a Bind and grow the
-    expressions)."""
-    buf = T.alloc_buffer((1,), "int32", scope="local")
-    T.buffer_store(buf, value, [0])
-    return buf[0]
-
-
 @lowering("LOG_SOFTMAX", types=("int8",),
           note="int8: TFLite's fixed-point exp and log (output scale 16/256, zero point 127)")
 def log_softmax(ctx, op):
@@ -152,44 +143,35 @@ def log_softmax(ctx, op):
     batch = int(np.prod(x.shape)) // n
 
     def make():
-        with IRBuilder() as ib:
-            with T.prim_func():
-                T.func_name("log_softmax")
-                T.func_attr({"tir.noalias": True})
+        args = [("x", (batch, n), "int8"), ("weights", (ctx.blob.size,), "int8"),
+                ("y", (batch, n), "int8")]
+        with prim_func("log_softmax", args) as (ib, (xb, blob, yb)):
+            acc = T.alloc_buffer((1,), "int32", scope="local")
+            with T.serial(0, batch) as b:
+                T.buffer_store(acc, tir.const(-128, "int32"), [0])
+                with T.serial(0, n) as i:
+                    T.buffer_store(acc, tir.max(acc[0], xb[b, i].astype("int32")), [0])
+                top = local(acc[0])
 
-                def buf(name, shape, dtype):
-                    return T.match_buffer(T.arg(name, T.handle()), shape, dtype)
-                xb = buf("x", (batch, n), "int8")
-                blob = buf("weights", (ctx.blob.size,), "int8")
-                yb = buf("y", (batch, n), "int8")
-                with T.sblock("root"):
-                    acc = T.alloc_buffer((1,), "int32", scope="local")
-                    with T.serial(0, batch) as b:
-                        T.buffer_store(acc, tir.const(-128, "int32"), [0])
-                        with T.serial(0, n) as i:
-                            T.buffer_store(acc, tir.max(acc[0], xb[b, i].astype("int32")), [0])
-                        top = _local(acc[0])
-
-                        def table(offset, i):
-                            d = top - xb[b, i].astype("int32")
-                            return read(blob, offset + 4 * d, "int32")
-                        T.buffer_store(acc, tir.const(0, "int32"), [0])
-                        with T.serial(0, n) as i:
-                            T.buffer_store(acc, fx.add(acc[0], table(exp_off, i)), [0])
-                        log = _local(fx.log_x(_local, _local(acc[0]), 12, 5))
-                        # The smallest difference kept: above both TFLite's
-                        # bound and the one at which the output would wrap.
-                        floor = multiply_double_rounding(fx.add(log, tir.const(-(1 << 31),
-                                                                               "int32")),
-                                                         reverse_m, 31 - reverse_shift)
-                        floor = _local(tir.max(tir.const(diff_min - 1, "int32"), floor))
-                        with T.serial(0, n) as i:
-                            d = xb[b, i].astype("int32") - top
-                            v = fx.divide_by_pot(_local, fx.sub(table(q5_off, i), log), 22)
-                            v = tir.max(tir.min(v + 127, tir.const(127, "int32")),
-                                        tir.const(-128, "int32"))
-                            T.buffer_store(yb, tir.Select(d > floor, v, tir.const(-128, "int32"))
-                                           .astype("int8"), [b, i])
+                def table(offset, i):
+                    d = top - xb[b, i].astype("int32")
+                    return read(blob, offset + 4 * d, "int32")
+                T.buffer_store(acc, tir.const(0, "int32"), [0])
+                with T.serial(0, n) as i:
+                    T.buffer_store(acc, fx.add(acc[0], table(exp_off, i)), [0])
+                log = local(fx.log_x(local, local(acc[0]), 12, 5))
+                # The smallest difference kept: above both TFLite's bound and
+                # the one at which the output would wrap.
+                floor = multiply_double_rounding(fx.add(log, tir.const(-(1 << 31), "int32")),
+                                                 reverse_m, 31 - reverse_shift)
+                floor = local(tir.max(tir.const(diff_min - 1, "int32"), floor))
+                with T.serial(0, n) as i:
+                    d = xb[b, i].astype("int32") - top
+                    v = fx.divide_by_pot(local, fx.sub(table(q5_off, i), log), 22)
+                    v = tir.max(tir.min(v + 127, tir.const(127, "int32")),
+                                tir.const(-128, "int32"))
+                    T.buffer_store(yb, tir.Select(d > floor, v, tir.const(-128, "int32"))
+                                   .astype("int8"), [b, i])
         return ib.get()
     gv = ctx.kernel(("log_softmax", batch, n, q5_off), make)
     value = ctx.reshape(ctx.value(x), x.shape, (batch, n))
