@@ -183,8 +183,18 @@ def fc_hybrid(rng):
     return b.finish([x], [y])
 
 
+def conv_dilation_0(rng):
+    return conv(rng, dilation=0)
+
+
+def avgpool_window_0(rng):
+    return average_pool(rng, window=(0, 3), padding="SAME")
+
+
 REFUSALS = [
     # (model, runs on LiteRT, what the message must name)
+    pytest.param(conv_dilation_0, False, "dilation [0, 0]", id="conv_dilation_0"),
+    pytest.param(avgpool_window_0, False, "window [0, 3]", id="avgpool_window_0"),
     pytest.param(custom_op, False, "CUSTOM", id="custom_op"),
     pytest.param(gelu, True, "GELU", id="gelu_code_above_127"),
     pytest.param(add_int16_pot, True, "pot_scale_int16", id="add_int16_pot"),
