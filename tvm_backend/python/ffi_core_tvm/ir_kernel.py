@@ -1,6 +1,6 @@
 """Kernels written statement by statement (TVMScript's IR builder), where a
 computation is a sequence of scalar steps rather than tensor expressions:
-the integer LSTM, LOG_SOFTMAX."""
+the integer LSTM, int16 SOFTMAX, LOG_SOFTMAX."""
 from contextlib import contextmanager
 
 from tvm.script.ir_builder import IRBuilder

@@ -1,9 +1,10 @@
 """SOFTMAX: int8 logits to int8 or int16 probabilities, and int16 logits to
 int16 probabilities (TFLite's exp and 1/(1+x) tables); LOG_SOFTMAX of int8
 (TFLite's fixed-point exp and log); over the last axis."""
+import math
+
 import numpy as np
 from tflite.SoftmaxOptions import SoftmaxOptions
-from tvm import te
 from tvm import tirx as tir
 from tvm.script.ir_builder import tirx as T
 
@@ -65,7 +66,8 @@ def _leading_zeros(v):
 def _softmax16(ctx, op):
     """TFLite's SoftmaxInt16: exp(x - max) from a table over [-10, 0], the sum
     of a row's in int32, 1/sum from a table of 1/(1+x) after bringing the
-    sum to [1, 2), and each exp scaled by it into [0, 32767]."""
+    sum to [1, 2), and each exp scaled by it into [0, 32767]; a kernel of
+    scalar steps (ir_kernel.py)."""
     x, out = op.inputs[0], op.outputs[0]
     (si, zi), (so, zo) = x.quant(), out.quant()
     if out.dtype != "int16" or zi or zo:
@@ -73,44 +75,44 @@ def _softmax16(ctx, op):
     if abs(so - 1 / 32768) > 0.001 / 32768:
         raise UnsupportedModel(f"{op}: output scale {so}, TFLite's is 1/32768")
     mantissa, right_shift = quantize_multiplier(si * op.options.Beta / (10.0 / 65535.0))
-    exp_off = ctx.pack(int16_lut(10.0 / _RANGE, 32767, 2.0 / _RANGE, np.exp))
+    # math.exp: the C library's, as TFLite's std::exp.
+    exp_off = ctx.pack(int16_lut(10.0 / _RANGE, 32767, 2.0 / _RANGE, math.exp))
     inv_off = ctx.pack(int16_lut(1.0 / _RANGE, -32768, 2.0 / _RANGE, lambda v: 1.0 / (1.0 + v)))
     n = x.shape[-1]
     batch = int(np.prod(x.shape)) // n
 
     def make():
-        xp = te.placeholder((batch, n), "int16", "x")
-        blob = ctx.blob_placeholder()
-        k = te.reduce_axis((0, n), "k")
-        top = te.compute((batch,), lambda b: te.max(xp[b, k].astype("int32"), axis=k), "top")
-
-        def diff_f(b, i):
-            diff = xp[b, i].astype("int32") - top[b]
-            return _clamp16(multiply_double_rounding(diff, mantissa, right_shift) + 32767)
-        # Each stage's value is read several times: the stages keep the
-        # expressions from growing with each use.
-        diff = te.compute((batch, n), diff_f, "diff")
-        e = te.compute((batch, n), lambda b, i: _lookup(blob, exp_off, diff[b, i]), "e")
-        j = te.reduce_axis((0, n), "j")
-        total = te.compute((batch,), lambda b: te.sum(e[b, j], axis=j), "total")
-        # headroom + 1: the leading zeros of the sum.
-        lead = te.compute((batch,), lambda b: _leading_zeros(total[b]), "lead")
-
-        def sum_f(b):
-            h = lead[b].astype("int64")
-            shifted = ((total[b].astype("int64") << (h - 1)) + (1 << 13)) >> 14
-            return _clamp16(shifted.astype("int32") - (1 << 15) - (1 << 16))
-        shifted = te.compute((batch,), sum_f, "shifted")
-        recip = te.compute((batch,), lambda b: _lookup(blob, inv_off, shifted[b]), "recip")
-
-        def y_f(b, i):
-            r = tir.const(31, "int64") - lead[b].astype("int64")
-            v = (e[b, i].astype("int64") * recip[b].astype("int64")
-                 + (tir.const(1, "int64") << (r - 1))) >> r
-            return tir.max(tir.min(v, tir.const(32767, "int64")),
-                           tir.const(0, "int64")).astype("int16")
-        y = te.compute((batch, n), y_f, "y")
-        return te.create_prim_func([xp, blob, y]).with_attr("tir.noalias", True)
+        args = [("x", (batch, n), "int16"), ("weights", (ctx.blob.size,), "int8"),
+                ("y", (batch, n), "int16")]
+        with prim_func("softmax16", args) as (ib, (xb, blob, yb)):
+            acc = T.alloc_buffer((1,), "int32", scope="local")
+            with T.serial(0, batch) as b:
+                T.buffer_store(acc, tir.const(-32768, "int32"), [0])
+                with T.serial(0, n) as i:
+                    T.buffer_store(acc, tir.max(acc[0], xb[b, i].astype("int32")), [0])
+                top = local(acc[0])
+                # Each exp is kept in the output until the sum's reciprocal
+                # is known, as TFLite does.
+                T.buffer_store(acc, tir.const(0, "int32"), [0])
+                with T.serial(0, n) as i:
+                    diff = local(multiply_double_rounding(xb[b, i].astype("int32") - top,
+                                                          mantissa, right_shift))
+                    e = local(_lookup(blob, exp_off, local(_clamp16(diff + 32767))))
+                    T.buffer_store(yb, e.astype("int16"), [b, i])
+                    T.buffer_store(acc, acc[0] + e, [0])
+                total = local(acc[0])
+                lead = local(_leading_zeros(total))  # headroom + 1
+                shifted = ((total.astype("int64") << (lead.astype("int64") - 1))
+                           + (1 << 13)) >> 14
+                recip = local(_lookup(blob, inv_off, local(
+                    _clamp16(shifted.astype("int32") - (1 << 15) - (1 << 16)))))
+                r = tir.const(31, "int64") - lead.astype("int64")
+                with T.serial(0, n) as i:
+                    v = (yb[b, i].astype("int64") * recip.astype("int64")
+                         + (tir.const(1, "int64") << (r - 1))) >> r
+                    T.buffer_store(yb, tir.max(tir.min(v, tir.const(32767, "int64")),
+                                               tir.const(0, "int64")).astype("int16"), [b, i])
+        return ib.get()
     gv = ctx.kernel(("softmax16", batch, n, mantissa, right_shift, exp_off), make)
     value = ctx.reshape(ctx.value(x), x.shape, (batch, n))
     y = ctx.call(gv, [value, ctx.blob_const], (batch, n), "int16")
