@@ -102,3 +102,9 @@ def test_log_softmax_int8_equal_logits():
 def test_log_softmax_output_refused(params):
     """TFLite takes only an output of scale 16/256 and zero point 127."""
     assert_refused(log_softmax8((2, 5), 0.05, 0, **params), "16/256")
+
+
+def test_log_softmax_tiny_input_scale_refused():
+    """An input scale whose multiplier into Q5.26 is below one, which
+    TFLite's Prepare rejects."""
+    assert_refused(log_softmax8((2, 5), 1e-9, 0), "below 2^-26")

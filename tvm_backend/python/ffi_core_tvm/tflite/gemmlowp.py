@@ -201,5 +201,5 @@ def softmax_input_scaling(beta, input_scale, integer_bits):
     real = min(beta * input_scale * (1 << (31 - integer_bits)), (1 << 31) - 1.0)
     mantissa, left_shift = quantize(real)
     radius = math.floor(((1 << integer_bits) - 1) * (1 << (31 - integer_bits))
-                        / (1 << left_shift))
+                        / 2.0 ** left_shift)
     return mantissa, left_shift, -radius

@@ -74,7 +74,9 @@ def _softmax16(ctx, op):
         raise UnsupportedModel(f"{op}: int16 takes an int16 output and zero points 0")
     if abs(so - 1 / 32768) > 0.001 / 32768:
         raise UnsupportedModel(f"{op}: output scale {so}, TFLite's is 1/32768")
-    mantissa, right_shift = quantize_multiplier(si * op.options.Beta / (10.0 / 65535.0))
+    # TFLite multiplies the scale by beta in float32, then divides in double.
+    scale_beta = float(np.float32(si) * np.float32(op.options.Beta))
+    mantissa, right_shift = quantize_multiplier(scale_beta / (10.0 / 65535.0))
     # math.exp: the C library's, as TFLite's std::exp.
     exp_off = ctx.pack(int16_lut(10.0 / _RANGE, 32767, 2.0 / _RANGE, math.exp))
     inv_off = ctx.pack(int16_lut(1.0 / _RANGE, -32768, 2.0 / _RANGE, lambda v: 1.0 / (1.0 + v)))
@@ -134,6 +136,8 @@ def log_softmax(ctx, op):
     if tuple(x.shape) != tuple(out.shape):
         raise UnsupportedModel(f"{op}: output shape {list(out.shape)}")
     mantissa, left_shift, diff_min = softmax_input_scaling(1.0, float(si), 5)
+    if left_shift < 0:  # TFLite checks for a multiplier above one
+        raise UnsupportedModel(f"{op}: input scale {si} below 2^-26")
     reverse_m, reverse_shift = quantize((1 << (31 - left_shift)) / float(mantissa))
     q5 = [mbqm(-d, mantissa, left_shift) if -d >= diff_min else 0 for d in range(256)]
     # Each exp as the sum adds it: Rescale<12> of a Q0.31 value.
