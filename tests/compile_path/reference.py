@@ -3,6 +3,7 @@ ffi-core's compile path (the importer, then TVM's build and VirtualMachine on
 this host)."""
 import os
 import sys
+import zlib
 
 import numpy as np
 import tvm
@@ -24,6 +25,22 @@ def importer():
     """(from_tflite, UnsupportedModel) of the compile path's TFLite importer."""
     from ffi_core_tvm.tflite import UnsupportedModel, from_tflite
     return from_tflite, UnsupportedModel
+
+
+def case_seed(request):
+    """A seed per parametrized case, stable across runs and case order."""
+    return zlib.crc32(request.node.callspec.id.encode())
+
+
+def assert_refused(buf, named):
+    """The importer refuses `buf` with an UnsupportedModel that names `named`."""
+    from_tflite, unsupported = importer()
+    try:
+        from_tflite(buf)
+    except unsupported as refused:
+        assert named in str(refused), f"the refusal does not name {named}: {refused}"
+        return
+    raise AssertionError(f"taken, where a refusal naming {named} was expected")
 
 
 def litert_reference(buf, inputs):

@@ -5,12 +5,11 @@ LiteRT's reference kernels and through ffi-core's compile path on this host
 (reference.py), and compares the outputs. The refusal cases check that what
 the importer does not cover is refused by name, as UnsupportedModel.
 """
-import zlib
-
 import numpy as np
 import pytest
-from reference import check_against_litert, importer, litert_reference, make_inputs
-from tflite_builder import ModelBuilder
+from reference import assert_refused, case_seed, check_against_litert, litert_reference, make_inputs
+from tflite_builder import (ModelBuilder, conv_model, fully_connected_model, int8_weights,
+                            pool_model)
 
 # The int8 operands' spread, for choosing scales that keep outputs off the
 # rails: uniform int8 values have a standard deviation of about 74.
@@ -20,87 +19,44 @@ OUT_STD = 2.4  # the real output spread the scales aim at: about 40 LSB
 W_SCALE = 0.004  # the weights' scale, per-channel scales spread around it
 
 
-def _out_size(size, kernel, stride, dilation, padding):
-    if padding == "SAME":
-        return -(-size // stride)
-    return (size - (kernel - 1) * dilation - 1) // stride + 1
-
-
-def _weights(b, rng, shape, axis, per_channel, name="w"):
-    """Symmetric int8 weights (zero point 0, as TFLite requires), per-channel
-    along `axis` or per-tensor; returns (tensor, scales per channel)."""
-    channels = shape[axis]
-    scales = W_SCALE * (rng.uniform(0.5, 1.5, channels) if per_channel else np.ones(channels))
-    data = rng.integers(-127, 127, size=shape, endpoint=True, dtype=np.int8)
-    t = b.tensor(shape, "int8", name, scale=scales if per_channel else W_SCALE, zero_point=0,
-                 quant_axis=axis, data=data)
-    return t, scales
-
-
 def _bias(b, rng, in_scale, w_scales):
     scales = in_scale * w_scales
     data = rng.integers(-2000, 2000, size=len(scales), dtype=np.int32)
     return b.tensor((len(scales),), "int32", "bias", scale=scales, zero_point=0, data=data)
 
 
-def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
-         dilation=1, padding="SAME", act="NONE", per_channel=True):
-    """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
-    the depth multiplier); stride: one for both axes, or (h, w)."""
-    n, h, w, ci = in_shape
-    co = ci * channels if depthwise else channels
-    sh, sw = stride if isinstance(stride, tuple) else (stride, stride)
-    oh = _out_size(h, kernel[0], sh, dilation, padding)
-    ow = _out_size(w, kernel[1], sw, dilation, padding)
-    b = ModelBuilder()
-    terms = kernel[0] * kernel[1] * (1 if depthwise else ci)
-    in_scale = OUT_STD / (np.sqrt(terms) * INT8_STD * INT8_STD * W_SCALE)
-    x = b.tensor(in_shape, "int8", "x", scale=in_scale, zero_point=5)
-    if depthwise:
-        wt, w_scales = _weights(b, rng, (1, *kernel, co), 3, per_channel)
-    else:
-        wt, w_scales = _weights(b, rng, (co, *kernel, ci), 0, per_channel)
-    # LiteRT's quantized convolutions require the bias.
-    inputs = [x, wt, _bias(b, rng, in_scale, w_scales)]
-    y = b.tensor((n, oh, ow, co), "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
-    options = {"padding": padding, "stride_h": sh, "stride_w": sw,
-               "dilation_h_factor": dilation, "dilation_w_factor": dilation,
-               "fused_activation_function": act}
-    if depthwise:
-        options["depth_multiplier"] = channels
-    b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], options)
-    return b.finish([x], [y])
+def _in_scale(w_shape, w_axis):
+    """The input scale that aims the output at OUT_STD: each output sums
+    the products of one output channel's weights."""
+    terms = int(np.prod(w_shape)) // w_shape[w_axis]
+    return OUT_STD / (np.sqrt(terms) * INT8_STD * INT8_STD * W_SCALE)
 
 
-def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False,
-                    keep_num_dims=False):
-    features = in_shape[-1]
-    batch = int(np.prod(in_shape)) // features
-    out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
-    b = ModelBuilder()
-    in_scale = OUT_STD / (np.sqrt(features) * INT8_STD * INT8_STD * W_SCALE)
-    x = b.tensor(in_shape, "int8", "x", scale=in_scale, zero_point=-7)
-    wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
-    y = b.tensor(out_shape, "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
-    b.operator("FULLY_CONNECTED", [x, wt, _bias(b, rng, in_scale, w_scales)], [y],
-               {"fused_activation_function": act, "keep_num_dims": keep_num_dims})
-    return b.finish([x], [y])
+def conv(rng, per_channel=True, **geometry):
+    """CONV_2D or DEPTHWISE_CONV_2D (conv_model's geometry)."""
+    def tensors(b, in_shape, w_shape, w_axis, out_shape):
+        in_scale = _in_scale(w_shape, w_axis)
+        x = b.tensor(in_shape, "int8", "x", scale=in_scale, zero_point=5)
+        wt, w_scales = int8_weights(b, rng, w_shape, w_axis, per_channel, W_SCALE)
+        # LiteRT's quantized convolutions require the bias.
+        y = b.tensor(out_shape, "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
+        return x, [x, wt, _bias(b, rng, in_scale, w_scales)], y
+    return conv_model(tensors, **geometry)
 
 
-def average_pool(rng, in_shape=(1, 9, 9, 4), window=(3, 3), stride=2, padding="SAME",
-                 act="NONE"):
-    n, h, w, c = in_shape
-    out_shape = (n, _out_size(h, window[0], stride, 1, padding),
-                 _out_size(w, window[1], stride, 1, padding), c)
-    b = ModelBuilder()
+def fully_connected(rng, per_channel=False, **geometry):
+    def tensors(b, in_shape, w_shape, w_axis, out_shape):
+        in_scale = _in_scale(w_shape, w_axis)
+        x = b.tensor(in_shape, "int8", "x", scale=in_scale, zero_point=-7)
+        wt, w_scales = int8_weights(b, rng, w_shape, w_axis, per_channel, W_SCALE)
+        y = b.tensor(out_shape, "int8", "y", scale=OUT_SCALE, zero_point=OUT_ZP)
+        return x, [x, wt, _bias(b, rng, in_scale, w_scales)], y
+    return fully_connected_model(tensors, **geometry)
+
+
+def average_pool(rng, **geometry):
     # Pooling keeps the input's quantization; 6.0 is at 110, inside int8.
-    x = b.tensor(in_shape, "int8", "x", scale=0.05, zero_point=-10)
-    y = b.tensor(out_shape, "int8", "y", scale=0.05, zero_point=-10)
-    b.operator("AVERAGE_POOL_2D", [x], [y],
-               {"padding": padding, "stride_h": stride, "stride_w": stride,
-                "filter_height": window[0], "filter_width": window[1],
-                "fused_activation_function": act})
-    return b.finish([x], [y])
+    return pool_model("AVERAGE_POOL_2D", "int8", (0.05, -10), **geometry)
 
 
 def add(rng, shape=(1, 5, 5, 3), a=(0.02, 3), c=(0.07, -9), out=(0.08, 2), act="NONE"):
@@ -179,16 +135,11 @@ CASES = [
 ]
 
 
-def _seed(request):
-    """A seed per case, stable across runs and case order."""
-    return zlib.crc32(request.node.callspec.id.encode())
-
-
 @pytest.mark.parametrize("make, params", CASES)
 def test_matches_litert(make, params, request):
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     buf = make(rng, **params)
-    check_against_litert(buf, make_inputs(buf, _seed(request)), "int8")
+    check_against_litert(buf, make_inputs(buf, case_seed(request)), "int8")
 
 
 # ---- refusals: what the importer does not cover, named ----
@@ -232,8 +183,18 @@ def fc_hybrid(rng):
     return b.finish([x], [y])
 
 
+def conv_dilation_0(rng):
+    return conv(rng, dilation=0)
+
+
+def avgpool_window_0(rng):
+    return average_pool(rng, window=(0, 3), padding="SAME")
+
+
 REFUSALS = [
     # (model, runs on LiteRT, what the message must name)
+    pytest.param(conv_dilation_0, False, "dilation [0, 0]", id="conv_dilation_0"),
+    pytest.param(avgpool_window_0, False, "window [0, 3]", id="avgpool_window_0"),
     pytest.param(custom_op, False, "CUSTOM", id="custom_op"),
     pytest.param(gelu, True, "GELU", id="gelu_code_above_127"),
     pytest.param(add_int16_pot, True, "pot_scale_int16", id="add_int16_pot"),
@@ -243,11 +204,8 @@ REFUSALS = [
 
 @pytest.mark.parametrize("make, runs_on_litert, named", REFUSALS)
 def test_refused_by_name(make, runs_on_litert, named, request):
-    buf = make(np.random.default_rng(_seed(request)))
+    buf = make(np.random.default_rng(case_seed(request)))
     if runs_on_litert:
         # A valid model, so the refusal is the importer's and not the model's.
         litert_reference(buf, make_inputs(buf, 0))
-    from_tflite, unsupported = importer()
-    with pytest.raises(unsupported) as refused:
-        from_tflite(buf)
-    assert named in str(refused.value), f"the refusal does not name {named}: {refused.value}"
+    assert_refused(buf, named)

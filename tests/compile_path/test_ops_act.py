@@ -1,12 +1,11 @@
 """The compile path against LiteRT's reference kernels, exactly: int8 and
-int16 LOGISTIC and TANH, int8 HARD_SWISH and SUM
-(tflite_builder.py, reference.py). Unary operators see every int8 input
-value, and int16 ones a sweep of their range."""
-import zlib
-
+int16 LOGISTIC and TANH, int8 HARD_SWISH and SUM; int16 SUM against TFLite
+Micro's kernel (tflite_builder.py, reference.py). Unary operators see every
+int8 input value, and int16 ones a sweep of their range."""
 import numpy as np
 import pytest
-from reference import assert_close, ffi_core_host, litert_reference
+from ai_edge_litert.interpreter import Interpreter, OpResolverType
+from reference import assert_close, assert_refused, case_seed, ffi_core_host, litert_reference
 from tflite_builder import ModelBuilder
 
 
@@ -48,18 +47,14 @@ def test_unary_int8_every_input(op, x, out):
     _assert_exact(ffi_core_host(buf, inputs)[0], litert_reference(buf, inputs)[0], "int8")
 
 
-def _seed(request):
-    return zlib.crc32(request.node.callspec.id.encode())
-
-
-def _sum(shape, axes, keep_dims, x, out):
+def _sum(shape, axes, keep_dims, x, out, dtype="int8"):
     mb = ModelBuilder()
-    tx = mb.tensor(shape, "int8", "x", scale=x[0], zero_point=x[1])
+    tx = mb.tensor(shape, dtype, "x", scale=x[0], zero_point=x[1])
     axis = mb.tensor((len(axes),), "int32", "axis", data=list(axes))
     reduced = [a % len(shape) for a in axes]
     out_shape = [1 if i in reduced else d for i, d in enumerate(shape) if keep_dims or i not in
                  reduced]
-    y = mb.tensor(out_shape, "int8", "y", scale=out[0], zero_point=out[1])
+    y = mb.tensor(out_shape, dtype, "y", scale=out[0], zero_point=out[1])
     mb.operator("SUM", [tx, axis], [y], {"keep_dims": keep_dims})
     return mb.finish([tx], [y])
 
@@ -78,11 +73,50 @@ def test_sum_int8(shape, axes, keep_dims, x, out, request):
     whose sums land in 0..127, which these are. The lowering computes the
     int8 SUM of TFLite Micro and of LiteRT's optimized kernel."""
     buf = _sum(shape, axes, keep_dims, x, out)
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     inputs = [rng.integers(0, 127, size=shape, endpoint=True).astype(np.int8)]
     want = litert_reference(buf, inputs)[0]
     assert want.min() > 0 and want.max() < 127, "the sums reach int8's top or bottom"
     _assert_exact(ffi_core_host(buf, inputs)[0], want, "int8")
+
+
+SUMS16 = [
+    pytest.param((2, 5, 3), (1,), True, 0.001, 0.004, id="sum_int16_middle_keepdims"),
+    pytest.param((3, 4, 6), (0, 2), False, 0.0002, 0.003, id="sum_int16_two_axes"),
+    pytest.param((4, 7), (-1,), False, 0.002, 0.003, id="sum_int16_last_axis_saturating"),
+    pytest.param((3, 3, 2, 5), (0, 2, 3), False, 0.0001, 0.001, id="sum_int16_three_axes"),
+]
+
+
+def _litert_optimized(buf, inputs):
+    it = Interpreter(model_content=buf, experimental_op_resolver_type=OpResolverType.BUILTIN)
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], inputs[0])
+    it.invoke()
+    return it.get_tensor(it.get_output_details()[0]["index"])
+
+
+@pytest.mark.parametrize("shape, axes, keep_dims, x_scale, out_scale", SUMS16)
+def test_sum_int16(shape, axes, keep_dims, x_scale, out_scale, request):
+    """LiteRT's reference SUM reads int16 data as uint8 too, and computes
+    nothing of int16's; the lowering is TFLite Micro's int16 SUM, bit for
+    bit, and within 1 LSB of LiteRT's optimized kernel (which rounds its
+    multiplier otherwise)."""
+    runtime = pytest.importorskip("tflite_micro.python.tflite_micro.runtime")
+    buf = _sum(shape, axes, keep_dims, (x_scale, 0), (out_scale, 0), "int16")
+    rng = np.random.default_rng(case_seed(request))
+    inputs = [rng.integers(-32768, 32767, size=shape, endpoint=True).astype(np.int16)]
+    tflm = runtime.Interpreter.from_bytes(buf)
+    tflm.set_input(inputs[0], 0)
+    tflm.invoke()
+    got = ffi_core_host(buf, inputs)[0]
+    _assert_exact(got, tflm.get_output(0), "int16")
+    assert_close(got, _litert_optimized(buf, inputs), "int16")
+
+
+def test_sum_int16_zero_point_refused():
+    """TFLite's int16 is symmetric: a zero point is refused by name."""
+    assert_refused(_sum((2, 3), (1,), False, (0.01, 5), (0.02, 0), "int16"), "zero point")
 
 
 UNARY16 = [

@@ -7,9 +7,9 @@ import zlib
 import numpy as np
 import pytest
 import tflite_builder
-from reference import (assert_close, check_against_litert, ffi_core_host,
-                       importer, litert_reference, make_inputs)
-from tflite_builder import ModelBuilder
+from reference import (assert_close, case_seed, check_against_litert, ffi_core_host, importer,
+                       litert_reference, make_inputs)
+from tflite_builder import ModelBuilder, conv_model, fully_connected_model, pool_model
 
 # Options tables of operators the builder does not know yet.
 tflite_builder._OPTIONS.update({
@@ -19,67 +19,32 @@ tflite_builder._OPTIONS.update({
 F = "float32"
 
 
-def _out_size(size, kernel, stride, dilation, padding):
-    if padding == "SAME":
-        return -(-size // stride)
-    return (size - (kernel - 1) * dilation - 1) // stride + 1
-
-
 def _const(b, rng, shape, name, scale=1.0):
     return b.tensor(shape, F, name, data=(scale * rng.standard_normal(shape)).astype(F))
 
 
-def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
-         dilation=1, padding="SAME", act="NONE"):
-    """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
-    the depth multiplier)."""
-    n, h, w, ci = in_shape
-    co = ci * channels if depthwise else channels
-    oh = _out_size(h, kernel[0], stride, dilation, padding)
-    ow = _out_size(w, kernel[1], stride, dilation, padding)
-    b = ModelBuilder()
-    x = b.tensor(in_shape, F, "x")
-    wshape = (1, *kernel, co) if depthwise else (co, *kernel, ci)
-    # LiteRT's convolutions require the bias.
-    inputs = [x, _const(b, rng, wshape, "w", 0.3), _const(b, rng, (co,), "bias")]
-    y = b.tensor((n, oh, ow, co), F, "y")
-    options = {"padding": padding, "stride_h": stride, "stride_w": stride,
-               "dilation_h_factor": dilation, "dilation_w_factor": dilation,
-               "fused_activation_function": act}
-    if depthwise:
-        options["depth_multiplier"] = channels
-    b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], options)
-    return b.finish([x], [y])
+def conv(rng, **geometry):
+    """CONV_2D or DEPTHWISE_CONV_2D (conv_model's geometry)."""
+    def tensors(b, in_shape, w_shape, w_axis, out_shape):
+        x = b.tensor(in_shape, F, "x")
+        # LiteRT's convolutions require the bias.
+        inputs = [x, _const(b, rng, w_shape, "w", 0.3),
+                  _const(b, rng, (w_shape[w_axis],), "bias")]
+        return x, inputs, b.tensor(out_shape, F, "y")
+    return conv_model(tensors, **geometry)
 
 
-def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", keep_num_dims=False,
-                    bias=True):
-    features = in_shape[-1]
-    batch = int(np.prod(in_shape)) // features
-    b = ModelBuilder()
-    x = b.tensor(in_shape, F, "x")
-    inputs = [x, _const(b, rng, (units, features), "w", 0.3)]
-    inputs.append(_const(b, rng, (units,), "bias") if bias else -1)
-    out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
-    y = b.tensor(out_shape, F, "y")
-    b.operator("FULLY_CONNECTED", inputs, [y],
-               {"fused_activation_function": act, "keep_num_dims": keep_num_dims})
-    return b.finish([x], [y])
+def fully_connected(rng, bias=True, **geometry):
+    def tensors(b, in_shape, w_shape, w_axis, out_shape):
+        x = b.tensor(in_shape, F, "x")
+        inputs = [x, _const(b, rng, w_shape, "w", 0.3)]
+        inputs.append(_const(b, rng, (w_shape[w_axis],), "bias") if bias else -1)
+        return x, inputs, b.tensor(out_shape, F, "y")
+    return fully_connected_model(tensors, **geometry)
 
 
-def average_pool(rng, in_shape=(1, 9, 9, 4), window=(3, 3), stride=2, padding="SAME",
-                 act="NONE"):
-    n, h, w, c = in_shape
-    out_shape = (n, _out_size(h, window[0], stride, 1, padding),
-                 _out_size(w, window[1], stride, 1, padding), c)
-    b = ModelBuilder()
-    x = b.tensor(in_shape, F, "x")
-    y = b.tensor(out_shape, F, "y")
-    b.operator("AVERAGE_POOL_2D", [x], [y],
-               {"padding": padding, "stride_h": stride, "stride_w": stride,
-                "filter_height": window[0], "filter_width": window[1],
-                "fused_activation_function": act})
-    return b.finish([x], [y])
+def average_pool(rng, **geometry):
+    return pool_model("AVERAGE_POOL_2D", F, **geometry)
 
 
 def softmax(rng, shape=(2, 10), beta=1.0, log=False):
@@ -229,11 +194,6 @@ CASES = [
 ]
 
 
-def _seed(request):
-    """A seed per case, stable across runs and case order."""
-    return zlib.crc32(request.node.callspec.id.encode())
-
-
 def _positive(inputs):
     """RSQRT's inputs, away from zero."""
     return [np.abs(x) + np.float32(0.1) for x in inputs]
@@ -241,9 +201,9 @@ def _positive(inputs):
 
 @pytest.mark.parametrize("make, params", CASES)
 def test_matches_litert(make, params, request):
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     buf = make(rng, **params)
-    check_against_litert(buf, make_inputs(buf, _seed(request)), F)
+    check_against_litert(buf, make_inputs(buf, case_seed(request)), F)
 
 
 def test_rsqrt_matches_litert():

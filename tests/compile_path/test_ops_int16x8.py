@@ -1,18 +1,16 @@
 """TFLite's 16x8 scheme against LiteRT: int16 activations (zero points 0),
-int8 weights symmetric per tensor or per channel, int64 bias, for CONV_2D,
+int8 weights symmetric per tensor or per channel, int64 bias (int32 where the
+options name it), for CONV_2D,
 DEPTHWISE_CONV_2D and FULLY_CONNECTED; and int16 AVERAGE_POOL_2D.
 
 Each case is a one-operator model (tflite_builder.py) run on LiteRT's
 reference kernels and through the compile path on this host (reference.py);
 the outputs must be equal bit for bit.
 """
-import zlib
-
 import numpy as np
 import pytest
-from reference import check_against_litert, importer, make_inputs
-from test_ops import _out_size
-from tflite_builder import ModelBuilder
+from reference import assert_refused, case_seed, check_against_litert, make_inputs
+from tflite_builder import conv_model, fully_connected_model, int8_weights, pool_model
 
 # Uniform int16 values have a standard deviation of about 18900; the scales
 # aim each output at a real spread of about 2.4, some 4000 LSB.
@@ -21,15 +19,6 @@ INT8_STD = 74.0
 W_SCALE = 0.004
 OUT_STD = 2.4
 OUT_SCALE = OUT_STD / 4000
-
-
-def _weights(b, rng, shape, axis, per_channel):
-    channels = shape[axis]
-    scales = W_SCALE * (rng.uniform(0.5, 1.5, channels) if per_channel else np.ones(channels))
-    data = rng.integers(-127, 127, size=shape, endpoint=True, dtype=np.int8)
-    t = b.tensor(shape, "int8", "w", scale=scales if per_channel else W_SCALE, zero_point=0,
-                 quant_axis=axis, data=data)
-    return t, scales
 
 
 def _bias(b, rng, in_scale, w_scales, dtype="int64"):
@@ -41,67 +30,51 @@ def _bias(b, rng, in_scale, w_scales, dtype="int64"):
     return b.tensor((len(scales),), dtype, "bias", scale=scales, zero_point=0, data=data)
 
 
-def _in_scale(terms):
+def _bias_option(bias, bias_type, named):
+    """An int32 bias is LiteRT's when the options name it (quantized_bias_type
+    INT32); `named` false leaves it unnamed, as a refusal case wants."""
+    if bias and bias_type == "int32" and named:
+        return {"quantized_bias_type": "INT32"}
+    return {}
+
+
+def _in_scale(w_shape, w_axis):
+    """The input scale that aims the output at OUT_STD: each output sums
+    the products of one output channel's weights."""
+    terms = int(np.prod(w_shape)) // w_shape[w_axis]
     return OUT_STD / (np.sqrt(terms) * INT16_STD * INT8_STD * W_SCALE)
 
 
-def conv(rng, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3), stride=1,
-         dilation=1, padding="SAME", act="NONE", per_channel=True, bias=True,
-         bias_type="int64"):
-    """CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
-    the depth multiplier)."""
-    n, h, w, ci = in_shape
-    co = ci * channels if depthwise else channels
-    oh = _out_size(h, kernel[0], stride, dilation, padding)
-    ow = _out_size(w, kernel[1], stride, dilation, padding)
-    b = ModelBuilder()
-    in_scale = _in_scale(kernel[0] * kernel[1] * (1 if depthwise else ci))
-    x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
-    if depthwise:
-        wt, w_scales = _weights(b, rng, (1, *kernel, co), 3, per_channel)
-    else:
-        wt, w_scales = _weights(b, rng, (co, *kernel, ci), 0, per_channel)
-    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
-    y = b.tensor((n, oh, ow, co), "int16", "y", scale=OUT_SCALE, zero_point=0)
-    options = {"padding": padding, "stride_h": stride, "stride_w": stride,
-               "dilation_h_factor": dilation, "dilation_w_factor": dilation,
-               "fused_activation_function": act}
-    if depthwise:
-        options["depth_multiplier"] = channels
-    b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], options)
-    return b.finish([x], [y])
+def _tensors(rng, per_channel, bias, bias_type):
+    """The tensors of a 16x8 convolution or dense model, for conv_model and
+    fully_connected_model."""
+    def tensors(b, in_shape, w_shape, w_axis, out_shape):
+        in_scale = _in_scale(w_shape, w_axis)
+        x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
+        wt, w_scales = int8_weights(b, rng, w_shape, w_axis, per_channel, W_SCALE)
+        inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
+        return x, inputs, b.tensor(out_shape, "int16", "y", scale=OUT_SCALE, zero_point=0)
+    return tensors
 
 
-def fully_connected(rng, in_shape=(3, 16), units=8, act="NONE", per_channel=False, bias=True,
-                    keep_num_dims=False, bias_type="int64"):
-    features = in_shape[-1]
-    batch = int(np.prod(in_shape)) // features
-    out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
-    b = ModelBuilder()
-    in_scale = _in_scale(features)
-    x = b.tensor(in_shape, "int16", "x", scale=in_scale, zero_point=0)
-    wt, w_scales = _weights(b, rng, (units, features), 0, per_channel)
-    inputs = [x, wt] + ([_bias(b, rng, in_scale, w_scales, bias_type)] if bias else [])
-    y = b.tensor(out_shape, "int16", "y", scale=OUT_SCALE, zero_point=0)
-    b.operator("FULLY_CONNECTED", inputs, [y],
-               {"fused_activation_function": act, "keep_num_dims": keep_num_dims})
-    return b.finish([x], [y])
+def conv(rng, depthwise=False, per_channel=True, bias=True, bias_type="int64", named=True,
+         **geometry):
+    """CONV_2D or DEPTHWISE_CONV_2D (conv_model's geometry); LiteRT's
+    depthwise one has no quantized_bias_type."""
+    options = {} if depthwise else _bias_option(bias, bias_type, named)
+    return conv_model(_tensors(rng, per_channel, bias, bias_type), depthwise=depthwise,
+                      options=options, **geometry)
 
 
-def average_pool(rng, in_shape=(1, 9, 9, 4), window=(3, 3), stride=2, padding="SAME",
-                 act="NONE"):
-    n, h, w, c = in_shape
-    out_shape = (n, _out_size(h, window[0], stride, 1, padding),
-                 _out_size(w, window[1], stride, 1, padding), c)
-    b = ModelBuilder()
+def fully_connected(rng, per_channel=False, bias=True, bias_type="int64", named=True,
+                    **geometry):
+    return fully_connected_model(_tensors(rng, per_channel, bias, bias_type),
+                                 options=_bias_option(bias, bias_type, named), **geometry)
+
+
+def average_pool(rng, **geometry):
     # 6.0 (RELU6's top) at 12000, inside int16.
-    x = b.tensor(in_shape, "int16", "x", scale=0.0005, zero_point=0)
-    y = b.tensor(out_shape, "int16", "y", scale=0.0005, zero_point=0)
-    b.operator("AVERAGE_POOL_2D", [x], [y],
-               {"padding": padding, "stride_h": stride, "stride_w": stride,
-                "filter_height": window[0], "filter_width": window[1],
-                "fused_activation_function": act})
-    return b.finish([x], [y])
+    return pool_model("AVERAGE_POOL_2D", "int16", (0.0005, 0), **geometry)
 
 
 CASES = [
@@ -124,6 +97,13 @@ CASES = [
     pytest.param(fully_connected, dict(act="RELU", bias=False), id="fc_relu_nobias"),
     pytest.param(fully_connected, dict(in_shape=(2, 3, 12), units=5, keep_num_dims=True),
                  id="fc_keep_num_dims"),
+    pytest.param(conv, dict(bias_type="int32", in_shape=(2, 12, 12, 8), channels=16),
+                 id="conv_bias32"),
+    pytest.param(conv, dict(bias_type="int32", per_channel=False, stride=2, act="RELU6"),
+                 id="conv_bias32_pertensor_s2_relu6"),
+    pytest.param(fully_connected, dict(bias_type="int32"), id="fc_bias32"),
+    pytest.param(fully_connected, dict(bias_type="int32", per_channel=True, act="RELU"),
+                 id="fc_bias32_per_channel_relu"),
     pytest.param(average_pool, {}, id="avgpool_same"),
     pytest.param(average_pool, dict(padding="VALID", window=(2, 3), stride=1),
                  id="avgpool_valid"),
@@ -133,29 +113,23 @@ CASES = [
 ]
 
 
-def _seed(request):
-    """A seed per case, stable across runs and case order."""
-    return zlib.crc32(request.node.callspec.id.encode())
-
-
 @pytest.mark.parametrize("make, params", CASES)
 def test_matches_litert(make, params, request):
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     buf = make(rng, **params)
-    check_against_litert(buf, make_inputs(buf, _seed(request)), "int16", exact=True)
+    check_against_litert(buf, make_inputs(buf, case_seed(request)), "int16", exact=True)
 
 
-# An int32 bias: LiteRT takes it for CONV_2D and FULLY_CONNECTED but sums
-# and scales otherwise; refused by name.
+# An int32 bias that the options do not name (LiteRT would read it as
+# int64), and a depthwise one (LiteRT takes int64 alone there): refused by name.
 REFUSALS = [
-    pytest.param(conv, id="conv_int32_bias"),
-    pytest.param(fully_connected, id="fc_int32_bias"),
+    pytest.param(conv, {}, id="conv_int32_bias_unnamed"),
+    pytest.param(fully_connected, {}, id="fc_int32_bias_unnamed"),
+    pytest.param(conv, dict(depthwise=True), id="dwconv_int32_bias"),
 ]
 
 
-@pytest.mark.parametrize("make", REFUSALS)
-def test_int32_bias_refused(make, request):
-    buf = make(np.random.default_rng(_seed(request)), bias_type="int32")
-    from_tflite, unsupported = importer()
-    with pytest.raises(unsupported, match="int64"):
-        from_tflite(buf)
+@pytest.mark.parametrize("make, params", REFUSALS)
+def test_int32_bias_refused(make, params, request):
+    buf = make(np.random.default_rng(case_seed(request)), bias_type="int32", named=False, **params)
+    assert_refused(buf, "int64")

@@ -1,17 +1,11 @@
 """The compile path against LiteRT: int8 and int16 element-wise, activation
 and reduction operators, one operator per model (tflite_builder.py,
 reference.py). Unary int8 operators see every one of the 256 input values."""
-import zlib
-
 import numpy as np
 import pytest
-from reference import (assert_close, check_against_litert, ffi_core_host,
+from reference import (assert_close, case_seed, check_against_litert, ffi_core_host,
                        litert_reference, make_inputs)
 from tflite_builder import ModelBuilder
-
-
-def _seed(request):
-    return zlib.crc32(request.node.callspec.id.encode())
 
 
 def binary(rng, op="ADD", a_shape=(2, 3, 4), b_shape=(2, 3, 4), dtype="int8", a=(0.02, 3),
@@ -76,12 +70,12 @@ CASES = [
 
 @pytest.mark.parametrize("make, params", CASES)
 def test_matches_litert(make, params, request):
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     buf = make(rng, **params)
     # int8 ADD keeps one rounding (the MLPerf Tiny models' objects), LiteRT
     # rounds twice: a tie may differ by 1 LSB. Every other case is exact.
     exact = not (params.get("op", "ADD") == "ADD" and params.get("dtype", "int8") == "int8")
-    check_against_litert(buf, make_inputs(buf, _seed(request)), exact=exact)
+    check_against_litert(buf, make_inputs(buf, case_seed(request)), exact=exact)
 
 
 def unary(rng, op="RELU", x=(0.05, -10), out=(0.04, -20), options=None, shape=(2, 128)):

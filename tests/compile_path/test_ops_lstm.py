@@ -12,7 +12,7 @@ import pytest
 import tflite_builder
 import tvm
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
-from reference import TFLM_EXAMPLES, assert_close, host_model
+from reference import TFLM_EXAMPLES, assert_close, case_seed, host_model
 from tflite_builder import ModelBuilder
 from tvm import relax
 
@@ -102,7 +102,7 @@ LSTM_CASES = {
 
 @pytest.mark.parametrize("params", LSTM_CASES.values(), ids=LSTM_CASES.keys())
 def test_lstm_sequence(params, request):
-    seed = zlib.crc32(request.node.callspec.id.encode())
+    seed = case_seed(request)
     _compare_sequence(lstm_model(np.random.default_rng(seed), **params), seed)
 
 

@@ -21,7 +21,7 @@ import zlib
 import numpy as np
 import pytest
 import tflite_builder
-from reference import TFLM_EXAMPLES, assert_close, host_model, litert_reference
+from reference import TFLM_EXAMPLES, assert_close, case_seed, host_model, litert_reference
 from tflite_builder import ModelBuilder
 
 from ffi_core_tvm.tflite import UnsupportedModel, from_tflite
@@ -104,13 +104,9 @@ SVDF_CASES = {
 }
 
 
-def _seed(request):
-    return zlib.crc32(request.node.callspec.id.encode())
-
-
 @pytest.mark.parametrize("params", SVDF_CASES.values(), ids=SVDF_CASES.keys())
 def test_svdf_sequence(params, request):
-    rng = np.random.default_rng(_seed(request))
+    rng = np.random.default_rng(case_seed(request))
     buf = svdf_model(rng, **params)
     run, ins, outs = host_model(buf)
     assert [t.is_variable for t in ins] == [False, True]

@@ -14,7 +14,13 @@ An operator's options are a dict of its options table's fields in snake case
 fused_activation_function "RELU6") and lists become int32 vectors
 (ReshapeOptions' new_shape). The table follows from the operator (_OPTIONS):
 another operator's options need one line there.
+
+conv_model, fully_connected_model and pool_model write the one-operator
+models of the convolution, dense and pooling cases, whatever their types:
+the caller writes the tensors, they the geometry and the options.
 """
+from types import SimpleNamespace
+
 import flatbuffers
 import numpy as np
 import tflite
@@ -58,7 +64,8 @@ _OPTIONS = {
     "ARG_MAX": "ArgMaxOptions",
 }
 # Option fields whose values may be given by an enum value's name.
-_ENUMS = {"padding": Padding, "fused_activation_function": ActivationFunctionType}
+_ENUMS = {"padding": Padding, "fused_activation_function": ActivationFunctionType,
+          "quantized_bias_type": TensorType}
 _TYPES = {"int8": TensorType.INT8, "int16": TensorType.INT16, "int32": TensorType.INT32,
           "int64": TensorType.INT64, "float32": TensorType.FLOAT32}
 # TFLite's converter aligns constant data this way; kernels may rely on it.
@@ -73,26 +80,20 @@ def _camel(snake):
     return "".join(part.capitalize() for part in snake.split("_"))
 
 
-class _Tensor:
-    def __init__(self, shape, dtype, name, scale, zero_point, quant_axis, buffer, is_variable):
-        self.shape = shape
-        self.dtype = dtype
-        self.name = name
-        self.scale = scale
-        self.zero_point = zero_point
-        self.quant_axis = quant_axis
-        self.buffer = buffer
-        self.is_variable = is_variable
-
-
-class _Operator:
-    def __init__(self, opcode, inputs, outputs, options_table, options, intermediates):
-        self.opcode = opcode
-        self.inputs = inputs
-        self.outputs = outputs
-        self.intermediates = intermediates
-        self.options_table = options_table
-        self.options = options
+def _table(fb, table, fields):
+    """A flatbuffer table from the generated functions <table>Start,
+    <table>Add<Field> and <table>End; `fields` (CamelCase -> value, None
+    left out) hold scalars and offsets already written (vectors, strings and
+    tables cannot be written inside a table)."""
+    getattr(tflite, table + "Start")(fb)
+    for field, value in fields.items():
+        if value is None:
+            continue
+        add = getattr(tflite, f"{table}Add{field}", None)
+        if add is None:
+            raise ValueError(f"{table} has no field {field}")
+        add(fb, value)
+    return getattr(tflite, table + "End")(fb)
 
 
 class ModelBuilder:
@@ -123,8 +124,9 @@ class ModelBuilder:
             zero_point = np.broadcast_to(np.asarray(0 if zero_point is None else zero_point,
                                                     np.int64), scale.shape).copy()
         index = len(self.tensors)
-        self.tensors.append(_Tensor(shape, dtype, name or f"t{index}", scale, zero_point,
-                                    quant_axis, buffer, is_variable))
+        self.tensors.append(SimpleNamespace(
+            shape=shape, dtype=dtype, name=name or f"t{index}", scale=scale,
+            zero_point=zero_point, quant_axis=quant_axis, buffer=buffer, is_variable=is_variable))
         return index
 
     def operator(self, op, inputs, outputs, options=None, custom_code=None, version=1,
@@ -143,8 +145,9 @@ class ModelBuilder:
         key = (code, custom_code, version)
         if key not in self.opcodes:
             self.opcodes.append(key)
-        self.operators.append(_Operator(self.opcodes.index(key), list(inputs), list(outputs),
-                                        table, dict(options or {}), list(intermediates)))
+        self.operators.append(SimpleNamespace(
+            opcode=self.opcodes.index(key), inputs=list(inputs), outputs=list(outputs),
+            options_table=table, options=dict(options or {}), intermediates=list(intermediates)))
 
     def finish(self, inputs, outputs):
         """The model's flatbuffer ("TFL3"), with `inputs` and `outputs` as
@@ -155,30 +158,19 @@ class ModelBuilder:
         tensors = [self._tensor(fb, t) for t in self.tensors]
         operators = [self._operator(fb, op) for op in self.operators]
 
-        subgraph_tensors = self._offsets(fb, tflite.SubGraphStartTensorsVector, tensors)
-        subgraph_ops = self._offsets(fb, tflite.SubGraphStartOperatorsVector, operators)
-        subgraph_inputs = fb.CreateNumpyVector(np.asarray(inputs, np.int32))
-        subgraph_outputs = fb.CreateNumpyVector(np.asarray(outputs, np.int32))
-        name = fb.CreateString("main")
-        tflite.SubGraphStart(fb)
-        tflite.SubGraphAddTensors(fb, subgraph_tensors)
-        tflite.SubGraphAddInputs(fb, subgraph_inputs)
-        tflite.SubGraphAddOutputs(fb, subgraph_outputs)
-        tflite.SubGraphAddOperators(fb, subgraph_ops)
-        tflite.SubGraphAddName(fb, name)
-        subgraph = tflite.SubGraphEnd(fb)
-
-        model_opcodes = self._offsets(fb, tflite.ModelStartOperatorCodesVector, opcodes)
-        model_subgraphs = self._offsets(fb, tflite.ModelStartSubgraphsVector, [subgraph])
-        model_buffers = self._offsets(fb, tflite.ModelStartBuffersVector, buffers)
-        description = fb.CreateString("ffi-core compile path test")
-        tflite.ModelStart(fb)
-        tflite.ModelAddVersion(fb, _SCHEMA_VERSION)
-        tflite.ModelAddOperatorCodes(fb, model_opcodes)
-        tflite.ModelAddSubgraphs(fb, model_subgraphs)
-        tflite.ModelAddDescription(fb, description)
-        tflite.ModelAddBuffers(fb, model_buffers)
-        fb.Finish(tflite.ModelEnd(fb), file_identifier=b"TFL3")
+        subgraph = _table(fb, "SubGraph", {
+            "Tensors": self._offsets(fb, tflite.SubGraphStartTensorsVector, tensors),
+            "Inputs": fb.CreateNumpyVector(np.asarray(inputs, np.int32)),
+            "Outputs": fb.CreateNumpyVector(np.asarray(outputs, np.int32)),
+            "Operators": self._offsets(fb, tflite.SubGraphStartOperatorsVector, operators),
+            "Name": fb.CreateString("main")})
+        model = _table(fb, "Model", {
+            "Version": _SCHEMA_VERSION,
+            "OperatorCodes": self._offsets(fb, tflite.ModelStartOperatorCodesVector, opcodes),
+            "Subgraphs": self._offsets(fb, tflite.ModelStartSubgraphsVector, [subgraph]),
+            "Description": fb.CreateString("ffi-core compile path test"),
+            "Buffers": self._offsets(fb, tflite.ModelStartBuffersVector, buffers)})
+        fb.Finish(model, file_identifier=b"TFL3")
         return bytes(fb.Output())
 
     @staticmethod
@@ -191,14 +183,11 @@ class ModelBuilder:
 
     @staticmethod
     def _opcode(fb, code, custom_code, version):
-        custom = fb.CreateString(custom_code) if custom_code is not None else None
-        tflite.OperatorCodeStart(fb)
-        tflite.OperatorCodeAddDeprecatedBuiltinCode(fb, min(code, _PLACEHOLDER))
-        tflite.OperatorCodeAddBuiltinCode(fb, code)
-        tflite.OperatorCodeAddVersion(fb, version)
-        if custom is not None:
-            tflite.OperatorCodeAddCustomCode(fb, custom)
-        return tflite.OperatorCodeEnd(fb)
+        return _table(fb, "OperatorCode", {
+            "CustomCode": fb.CreateString(custom_code) if custom_code is not None else None,
+            "DeprecatedBuiltinCode": min(code, _PLACEHOLDER),
+            "BuiltinCode": code,
+            "Version": version})
 
     @staticmethod
     def _buffer(fb, data):
@@ -208,38 +197,28 @@ class ModelBuilder:
             fb.head -= len(data)
             fb.Bytes[fb.head:fb.head + len(data)] = data
             vector = fb.EndVector()
-        tflite.BufferStart(fb)
-        if vector is not None:
-            tflite.BufferAddData(fb, vector)
-        return tflite.BufferEnd(fb)
+        return _table(fb, "Buffer", {"Data": vector})
 
     @staticmethod
     def _tensor(fb, t):
         quant = None
         if t.scale is not None:
-            scale = fb.CreateNumpyVector(t.scale)
-            zero_point = fb.CreateNumpyVector(t.zero_point)
-            tflite.QuantizationParametersStart(fb)
-            tflite.QuantizationParametersAddScale(fb, scale)
-            tflite.QuantizationParametersAddZeroPoint(fb, zero_point)
-            tflite.QuantizationParametersAddQuantizedDimension(fb, t.quant_axis)
-            quant = tflite.QuantizationParametersEnd(fb)
-        shape = fb.CreateNumpyVector(np.asarray(t.shape, np.int32))
-        name = fb.CreateString(t.name)
-        tflite.TensorStart(fb)
-        tflite.TensorAddShape(fb, shape)
-        tflite.TensorAddType(fb, _TYPES[t.dtype])
-        tflite.TensorAddBuffer(fb, t.buffer)
-        tflite.TensorAddName(fb, name)
-        if quant is not None:
-            tflite.TensorAddQuantization(fb, quant)
-        tflite.TensorAddIsVariable(fb, t.is_variable)
-        return tflite.TensorEnd(fb)
+            quant = _table(fb, "QuantizationParameters", {
+                "Scale": fb.CreateNumpyVector(t.scale),
+                "ZeroPoint": fb.CreateNumpyVector(t.zero_point),
+                "QuantizedDimension": t.quant_axis})
+        return _table(fb, "Tensor", {
+            "Shape": fb.CreateNumpyVector(np.asarray(t.shape, np.int32)),
+            "Type": _TYPES[t.dtype],
+            "Buffer": t.buffer,
+            "Name": fb.CreateString(t.name),
+            "Quantization": quant,
+            "IsVariable": t.is_variable})
 
     @staticmethod
     def _options(fb, table, fields):
-        """An options table from its generated <table>Start/Add<Field>/End
-        functions; vectors are written before the table starts."""
+        """An options table: enum names to their values, lists to int32
+        vectors, snake-case fields to the table's."""
         values = {}
         for field, value in fields.items():
             if isinstance(value, str):
@@ -248,28 +227,91 @@ class ModelBuilder:
                 value = getattr(_ENUMS[field], value)
             elif isinstance(value, (list, tuple, np.ndarray)):
                 value = fb.CreateNumpyVector(np.asarray(value, np.int32))
-            values[field] = value
-        getattr(tflite, table + "Start")(fb)
-        for field, value in values.items():
-            add = getattr(tflite, f"{table}Add{_camel(field)}", None)
-            if add is None:
-                raise ValueError(f"{table} has no field {field}")
-            add(fb, value)
-        return getattr(tflite, table + "End")(fb)
+            values[_camel(field)] = value
+        return _table(fb, table, values)
 
     def _operator(self, fb, op):
         options = self._options(fb, op.options_table, op.options) if op.options_table else None
-        inputs = fb.CreateNumpyVector(np.asarray(op.inputs, np.int32))
-        outputs = fb.CreateNumpyVector(np.asarray(op.outputs, np.int32))
-        mids = fb.CreateNumpyVector(np.asarray(op.intermediates, np.int32)) \
-            if op.intermediates else None
-        tflite.OperatorStart(fb)
-        tflite.OperatorAddOpcodeIndex(fb, op.opcode)
-        tflite.OperatorAddInputs(fb, inputs)
-        tflite.OperatorAddOutputs(fb, outputs)
-        if mids is not None:
-            tflite.OperatorAddIntermediates(fb, mids)
-        if options is not None:
-            tflite.OperatorAddBuiltinOptionsType(fb, getattr(BuiltinOptions, op.options_table))
-            tflite.OperatorAddBuiltinOptions(fb, options)
-        return tflite.OperatorEnd(fb)
+        return _table(fb, "Operator", {
+            "OpcodeIndex": op.opcode,
+            "Inputs": fb.CreateNumpyVector(np.asarray(op.inputs, np.int32)),
+            "Outputs": fb.CreateNumpyVector(np.asarray(op.outputs, np.int32)),
+            "Intermediates": fb.CreateNumpyVector(np.asarray(op.intermediates, np.int32))
+            if op.intermediates else None,
+            "BuiltinOptionsType": getattr(BuiltinOptions, op.options_table)
+            if options is not None else None,
+            "BuiltinOptions": options})
+
+
+def out_size(size, kernel, stride, dilation, padding):
+    """A convolution's or pool's output size along one axis, as TFLite's."""
+    if padding == "SAME":
+        return -(-size // stride)
+    return (size - (kernel - 1) * dilation - 1) // stride + 1
+
+
+def int8_weights(b, rng, shape, axis, per_channel, scale, name="w"):
+    """Symmetric int8 weights (zero point 0, as TFLite requires), per channel
+    along `axis` (scales spread around `scale`) or per tensor; returns
+    (tensor, scales per channel)."""
+    channels = shape[axis]
+    scales = scale * (rng.uniform(0.5, 1.5, channels) if per_channel else np.ones(channels))
+    data = rng.integers(-127, 127, size=shape, endpoint=True, dtype=np.int8)
+    t = b.tensor(shape, "int8", name, scale=scales if per_channel else scale, zero_point=0,
+                 quant_axis=axis, data=data)
+    return t, scales
+
+
+def conv_model(tensors, depthwise=False, in_shape=(1, 7, 7, 3), channels=4, kernel=(3, 3),
+               stride=1, dilation=1, padding="SAME", act="NONE", options=None):
+    """A CONV_2D (channels: output channels) or DEPTHWISE_CONV_2D (channels:
+    the depth multiplier) model; stride: one for both axes, or (h, w).
+    tensors(b, in_shape, w_shape, w_axis, out_shape) writes the tensors and
+    returns (input, operator inputs, output); w_axis is the weights' output
+    channel axis; `options`: more of the operator's options."""
+    n, h, w, ci = in_shape
+    co = ci * channels if depthwise else channels
+    sh, sw = stride if isinstance(stride, tuple) else (stride, stride)
+    out_shape = (n, out_size(h, kernel[0], sh, dilation, padding),
+                 out_size(w, kernel[1], sw, dilation, padding), co)
+    w_shape, w_axis = ((1, *kernel, co), 3) if depthwise else ((co, *kernel, ci), 0)
+    b = ModelBuilder()
+    x, inputs, y = tensors(b, in_shape, w_shape, w_axis, out_shape)
+    fields = {"padding": padding, "stride_h": sh, "stride_w": sw,
+              "dilation_h_factor": dilation, "dilation_w_factor": dilation,
+              "fused_activation_function": act, **(options or {})}
+    if depthwise:
+        fields["depth_multiplier"] = channels
+    b.operator("DEPTHWISE_CONV_2D" if depthwise else "CONV_2D", inputs, [y], fields)
+    return b.finish([x], [y])
+
+
+def fully_connected_model(tensors, in_shape=(3, 16), units=8, act="NONE",
+                          keep_num_dims=False, options=None):
+    """A FULLY_CONNECTED model: tensors as conv_model's, its weights OI
+    (w_axis 0)."""
+    features = in_shape[-1]
+    batch = int(np.prod(in_shape)) // features
+    out_shape = (*in_shape[:-1], units) if keep_num_dims else (batch, units)
+    b = ModelBuilder()
+    x, inputs, y = tensors(b, in_shape, (units, features), 0, out_shape)
+    b.operator("FULLY_CONNECTED", inputs, [y], {"fused_activation_function": act,
+                                                "keep_num_dims": keep_num_dims,
+                                                **(options or {})})
+    return b.finish([x], [y])
+
+
+def pool_model(op, dtype, quant=(None, None), in_shape=(1, 9, 9, 4), window=(3, 3), stride=2,
+               padding="SAME", act="NONE"):
+    """An AVERAGE_POOL_2D or MAX_POOL_2D model whose input and output share
+    `quant` (scale, zero point), as TFLite's pools keep it."""
+    n, h, w, c = in_shape
+    out_shape = (n, out_size(h, window[0], stride, 1, padding),
+                 out_size(w, window[1], stride, 1, padding), c)
+    b = ModelBuilder()
+    x = b.tensor(in_shape, dtype, "x", scale=quant[0], zero_point=quant[1])
+    y = b.tensor(out_shape, dtype, "y", scale=quant[0], zero_point=quant[1])
+    b.operator(op, [x], [y], {"padding": padding, "stride_h": stride, "stride_w": stride,
+                              "filter_height": window[0], "filter_width": window[1],
+                              "fused_activation_function": act})
+    return b.finish([x], [y])

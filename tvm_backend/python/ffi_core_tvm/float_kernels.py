@@ -8,7 +8,8 @@ and clamps its fused activation's range (lo, hi), where None is no bound.
 from tvm import te
 from tvm import tirx as tir
 
-from .int8_kernels import _accumulate_in_place, _prim_func, _tap, pool_window, transposed_tap
+from .int8_kernels import (_accumulate_in_place, _prim_func, _tap, pool_window, transposed_tap,
+                          window_axes)
 from .weight_blob import read
 
 
@@ -49,12 +50,9 @@ def _biased(x, blob, acc_f, out_shape, bias_offset, channels, act):
 
 def conv2d(blob, w_offset, b_offset, in_shape, w_shape, out_shape, stride, dilation, pad, act):
     """CONV_2D: y = sum(x * w) + bias; padded positions add nothing."""
-    _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "float32", "x")
     w = blob_reader(blob, w_offset, w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
-    ci = te.reduce_axis((0, ci_n), "ci")
+    kh, kw, ci = window_axes(w_shape, channels=True)
 
     def acc_f(n, oh, ow, c):
         ih, iw, inside = _tap(x, oh, ow, kh, kw, stride, dilation, pad)
@@ -68,12 +66,11 @@ def conv2d(blob, w_offset, b_offset, in_shape, w_shape, out_shape, stride, dilat
 def depthwise_conv2d(blob, w_offset, b_offset, in_shape, w_shape, out_shape, stride, dilation,
                      pad, act):
     """DEPTHWISE_CONV_2D: output channel c reads input channel c // multiplier."""
-    _, kh_n, kw_n, co = w_shape
+    co = w_shape[3]
     multiplier = co // in_shape[3]
     x = te.placeholder(in_shape, "float32", "x")
     w = blob_reader(blob, w_offset, w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
+    kh, kw = window_axes(w_shape)
 
     def acc_f(n, oh, ow, c):
         ih, iw, inside = _tap(x, oh, ow, kh, kw, stride, dilation, pad)
@@ -87,12 +84,9 @@ def depthwise_conv2d(blob, w_offset, b_offset, in_shape, w_shape, out_shape, str
 def transpose_conv2d(blob, w_offset, b_offset, in_shape, w_shape, out_shape, stride, pad, act):
     """TRANSPOSE_CONV: y = sum(x * w) over the taps that reach each output,
     plus the bias."""
-    _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "float32", "x")
     w = blob_reader(blob, w_offset, w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
-    ci = te.reduce_axis((0, ci_n), "ci")
+    kh, kw, ci = window_axes(w_shape, channels=True)
 
     def acc_f(n, oh, ow, c):
         ih, iw, hit = transposed_tap(x, oh, ow, kh, kw, stride, pad)

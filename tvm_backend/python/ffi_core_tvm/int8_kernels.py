@@ -91,6 +91,15 @@ def _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act):
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
 
 
+def window_axes(w_shape, channels=False):
+    """The reduction axes of a convolution's kernel taps (kh, kw), from its
+    weights' shape (OHWI or 1HWO); with `channels`, also of its input
+    channels (ci, the weights' last dimension)."""
+    _, kh_n, kw_n, ci_n = w_shape
+    axes = (te.reduce_axis((0, kh_n), "kh"), te.reduce_axis((0, kw_n), "kw"))
+    return axes + (te.reduce_axis((0, ci_n), "ci"),) if channels else axes
+
+
 def _tap(x, oh, ow, kh, kw, stride, dilation, pad):
     """(ih, iw, inside) of the input position under a kernel tap."""
     _, h, w, _ = x.shape
@@ -140,11 +149,10 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
     """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w)). With `dsp`
     (a CPU with the DSP extension) and input channels in fours, four products
     at a time (_dot4); a padded position reads four zero points."""
-    _, kh_n, kw_n, ci_n = w_shape
+    ci_n = w_shape[3]
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
+    kh, kw = window_axes(w_shape)
     if dsp and ci_n % 4 == 0:
         ci4 = te.reduce_axis((0, ci_n // 4), "ci4")
         zp_lanes = (_pair_const(in_zp), _pair_const(in_zp))
@@ -171,12 +179,11 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
 def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
     """DEPTHWISE_CONV_2D: output channel c reads input channel c // multiplier."""
     ci_n = in_shape[3]
-    _, kh_n, kw_n, co = w_shape
+    co = w_shape[3]
     multiplier = co // ci_n
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
+    kh, kw = window_axes(w_shape)
 
     def acc_f(n, oh, ow, c):
         xv = _padded_read(x, n, oh, ow, kh, kw, c // multiplier, stride, dilation, pad, in_zp)
@@ -207,12 +214,9 @@ def transpose_conv2d(s, in_shape, w_shape, out_shape, stride, pad, in_zp, out_zp
     rather than folded into the bias (the table's bias is the bias alone).
     LiteRT's kernel requantizes with double rounding (it is built without
     TFLITE_SINGLE_ROUNDING), and so does this one."""
-    _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
-    ci = te.reduce_axis((0, ci_n), "ci")
+    kh, kw, ci = window_axes(w_shape, channels=True)
 
     def acc_f(n, oh, ow, c):
         ih, iw, hit = transposed_tap(x, oh, ow, kh, kw, stride, pad)
@@ -237,15 +241,13 @@ def _int64_at(blob, at):
     return (read(blob, at + 4, "int32").astype("int64") << tir.const(32, "int64")) | low
 
 
-def transpose_conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape, out_shape,
+def transpose_conv2d_16x8(blob, w_offset, bias, q, in_shape, w_shape, out_shape,
                           stride, pad, act):
     """TRANSPOSE_CONV of int16 activations (zero points 0) and int8 weights:
     int64 sums, requantized as _requantize_16x8."""
     _, kh_n, kw_n, ci_n = w_shape
     x = te.placeholder(in_shape, "int16", "x")
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
-    ci = te.reduce_axis((0, ci_n), "ci")
+    kh, kw, ci = window_axes(w_shape, channels=True)
 
     def weight(c, i, j, k):
         return blob[w_offset + ((c * kh_n + i) * kw_n + j) * ci_n + k]
@@ -255,30 +257,42 @@ def transpose_conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape,
         product = _product_16x8(x[n, ih, iw, ci], weight(c, kh, kw, ci))
         return te.sum(tir.if_then_else(hit, product, tir.const(0, "int64")), axis=[kh, kw, ci])
 
-    return _requantized_16x8(x, blob, b_offset, q_offset, out_shape, acc_f, act)
+    return _requantized_16x8(x, blob, bias, q, out_shape, acc_f, act)
 
 
-def _requantize_16x8(v, blob, b_offset, q_offset, c, act):
-    """int64 sum v of channel c plus its int64 bias, scaled as TFLite's
-    64-bit MultiplyByQuantizedMultiplier does: (v * m + 2^(r-1)) >> r, m and
-    r from q[c] (int32 pairs: a 16-bit or a 32-bit multiplier), clamped to
-    int16."""
-    if b_offset is not None:
-        v = v + _int64_at(blob, b_offset + c * 8)
+def _requantize_16x8(v, blob, bias, q, c, act):
+    """int64 sum v of channel c plus its bias, scaled as TFLite's 64-bit
+    MultiplyByQuantizedMultiplier does: (v * m + 2^(r-1)) >> r, m and r from
+    q[c] (int32 pairs: a 16-bit or a 32-bit multiplier), clamped to int16.
+    `bias`: (offset, dtype) or None; with an int32 bias, TFLite sums in
+    int32, so the sum wraps there before the bias is added. `q`: (offset,
+    double); `double`: scaled instead as the 32-bit multiply with double
+    rounding (LiteRT's int32-bias convolutions)."""
+    q_offset, double = q
+    if bias is not None:
+        offset, dtype = bias
+        if dtype == "int32":
+            v = (v.astype("int32") + read(blob, offset + c * 4, "int32")).astype("int64")
+        else:
+            v = v + _int64_at(blob, offset + c * 8)
     m = read(blob, q_offset + c * 8, "int32").astype("int64")
     # The shift from its low byte alone, as Slice.shift reads it.
     r = blob[q_offset + c * 8 + 4].astype("uint8").astype("int64")
-    scaled = (v * m + (tir.const(1, "int64") << (r - tir.const(1, "int64")))) >> r
+    if double:
+        scaled = multiply_double_rounding_per_channel(v.astype("int32"), m.astype("int32"),
+                                                      r.astype("int32")).astype("int64")
+    else:
+        scaled = (v * m + (tir.const(1, "int64") << (r - tir.const(1, "int64")))) >> r
     lo, hi = act
     return tir.max(tir.min(scaled, tir.const(hi, "int64")),
                    tir.const(lo, "int64")).astype("int16")
 
 
-def _requantized_16x8(x, blob, b_offset, q_offset, out_shape, acc_f, act):
+def _requantized_16x8(x, blob, bias, q, out_shape, acc_f, act):
     """A 16x8 kernel: acc_f's int64 sums per output (channel last),
     requantized per channel."""
     acc = te.compute(out_shape, acc_f, name="acc")
-    y = te.compute(out_shape, lambda *i: _requantize_16x8(acc[i], blob, b_offset, q_offset,
+    y = te.compute(out_shape, lambda *i: _requantize_16x8(acc[i], blob, bias, q,
                                                           i[-1], act), name="y")
     return _accumulate_in_place(_prim_func([x, blob, y]), "acc", "y")
 
@@ -289,7 +303,7 @@ def _product_16x8(xv, wv):
     return (xv.astype("int32") * wv.astype("int32")).astype("int64")
 
 
-def conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape, out_shape, stride,
+def conv2d_16x8(blob, w_offset, bias, q, in_shape, w_shape, out_shape, stride,
                 dilation, pad, act, depthwise=False):
     """CONV_2D or DEPTHWISE_CONV_2D of int16 activations (zero points 0, so
     the padding adds nothing) and int8 weights: int64 sums, requantized as
@@ -297,8 +311,7 @@ def conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape, out_shape
     _, kh_n, kw_n, w_last = w_shape
     ci_n = in_shape[3]
     x = te.placeholder(in_shape, "int16", "x")
-    kh = te.reduce_axis((0, kh_n), "kh")
-    kw = te.reduce_axis((0, kw_n), "kw")
+    kh, kw = window_axes(w_shape)
 
     def weight(c, i, j, k):
         return blob[w_offset + ((c * kh_n + i) * kw_n + j) * w_last + k]
@@ -319,10 +332,10 @@ def conv2d_16x8(blob, w_offset, b_offset, q_offset, in_shape, w_shape, out_shape
             product = _product_16x8(x[n, ih, iw, ci], weight(c, kh, kw, ci))
             return te.sum(tir.if_then_else(inside, product, zero), axis=[kh, kw, ci])
 
-    return _requantized_16x8(x, blob, b_offset, q_offset, out_shape, acc_f, act)
+    return _requantized_16x8(x, blob, bias, q, out_shape, acc_f, act)
 
 
-def fully_connected_16x8(blob, w_offset, b_offset, q_offset, batch, in_features, out_features,
+def fully_connected_16x8(blob, w_offset, bias, q, batch, in_features, out_features,
                          act):
     """FULLY_CONNECTED of int16 activations and int8 weights (OI)."""
     x = te.placeholder((batch, in_features), "int16", "x")
@@ -331,7 +344,7 @@ def fully_connected_16x8(blob, w_offset, b_offset, q_offset, batch, in_features,
     def acc_f(b, o):
         return te.sum(_product_16x8(x[b, i], blob[w_offset + o * in_features + i]), axis=i)
 
-    return _requantized_16x8(x, blob, b_offset, q_offset, (batch, out_features), acc_f, act)
+    return _requantized_16x8(x, blob, bias, q, (batch, out_features), acc_f, act)
 
 
 def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp=False):

@@ -133,3 +133,73 @@ def trunc_div_pot(x, exponent):
 
 def wrap16(x):
     return (x + (1 << 15)) % (1 << 16) - (1 << 15)
+
+
+def int16_lut(input_scale, input_zp, output_scale, transform):
+    """TFLite's LUTPopulate<int16_t> in double (the form its int16 SOFTMAX
+    takes): 513 int16 samples of `transform` over the int16 input range,
+    each lowered by half the error that interpolating from it makes at the
+    midpoint, for LUTLookup (lut_lookup16) to interpolate between."""
+    def rnd(v):  # TfLiteRound: half away from zero
+        return math.copysign(math.floor(abs(v) + 0.5), v)
+
+    input_min = input_scale * (-32768 - input_zp)
+    input_max = input_scale * (32767 - input_zp)
+    output_min, output_max = output_scale * -32768, output_scale * 32767
+    step = (input_max - input_min) / 512
+    inverse = 65536.0 / (output_max - output_min)
+    table = []
+    for i in range(512):
+        val = transform(input_min + i * step)
+        midpoint = transform(input_min + i * step + step / 2)
+        following = transform(input_min + (i + 1) * step)
+        interpolated = rnd((following * inverse + rnd(val * inverse)) / 2)
+        bias = rnd((interpolated - rnd(midpoint * inverse)) / 2)
+        table.append(min(max(rnd(val * inverse) - bias, -32768.0), 32767.0))
+    table.append(min(max(rnd(transform(input_max) * inverse), -32768.0), 32767.0))
+    return np.asarray(table, np.int64).astype(np.int16)
+
+
+def _exp_on_quarter(a):
+    """gemmlowp's exp_on_interval_between_negative_one_quarter_and_0_excl:
+    exp(a) for Q0.31 a in [-1/4, 0), a Taylor expansion around -1/8."""
+    x = wrap32(a + (1 << 28))
+    x2 = srdhm(x, x)
+    x3 = srdhm(x2, x)
+    x4 = srdhm(x2, x2)
+    x4_over_4 = saturating_mul_pot(x4, -2)
+    poly = saturating_mul_pot(wrap32(srdhm(wrap32(x4_over_4 + x3), 715827883) + x2), -1)
+    return wrap32(1895147668 + srdhm(1895147668, wrap32(x + poly)))
+
+
+_EXP_BARREL = ((-2, 1672461947), (-1, 1302514674), (0, 790015084), (1, 290630308),
+               (2, 39332535), (3, 720401), (4, 242))
+
+
+def exp_on_negative_values(a, integer_bits):
+    """gemmlowp's exp_on_negative_values on int32: exp(a) for a <= 0 read
+    with `integer_bits`, as Q0.31: the exp of a's part in [-1/4, 0), times
+    exp(-2^k) for each bit k set in the rest."""
+    frac = 31 - integer_bits
+    quarter = 1 << (frac - 2)
+    a_mod_quarter = wrap32((a & (quarter - 1)) - quarter)
+    result = _exp_on_quarter(saturating_mul_pot(a_mod_quarter, integer_bits))
+    remainder = wrap32(a_mod_quarter - a)
+    for exponent, multiplier in _EXP_BARREL:
+        if integer_bits > exponent and remainder & (1 << (frac + exponent)):
+            result = srdhm(result, multiplier)
+    if integer_bits > 5 and a < -(1 << (36 - integer_bits)):
+        result = 0
+    return INT32_MAX if a == 0 else result
+
+
+def softmax_input_scaling(beta, input_scale, integer_bits):
+    """TFLite's PreprocessSoftmaxScaling (double rounding build): the
+    multiplier and left shift that bring an input difference to
+    Q(integer_bits), and CalculateInputRadius's bound below which a
+    difference is left out."""
+    real = min(beta * input_scale * (1 << (31 - integer_bits)), (1 << 31) - 1.0)
+    mantissa, left_shift = quantize(real)
+    radius = math.floor(((1 << integer_bits) - 1) * (1 << (31 - integer_bits))
+                        / 2.0 ** left_shift)
+    return mantissa, left_shift, -radius

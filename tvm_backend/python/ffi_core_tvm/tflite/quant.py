@@ -1,5 +1,6 @@
 """What several lowerings share: fused activations as clamp ranges, the
-per-channel requantization table, TFLite's padding arithmetic."""
+per-channel requantization table, TFLite's padding arithmetic and a window
+operator's geometry."""
 import numpy as np
 
 from ..fixed_point import quantize_multiplier
@@ -59,3 +60,26 @@ def padding(kind, in_hw, kernel_hw, stride, dilation=(1, 1)):
         return tuple(same_padding(in_hw[i], kernel_hw[i], stride[i], dilation[i])[1]
                      for i in range(2))
     return (0, 0)
+
+
+def _positive(op, what, values):
+    if min(values) < 1:
+        raise UnsupportedModel(f"{op}: {what} {list(values)}")
+    return values
+
+
+def conv_geometry(op, x, w):
+    """(stride, dilation, padding) of a CONV_2D or DEPTHWISE_CONV_2D with
+    input x and weights w (OHWI or 1HWO), from its options."""
+    opts = op.options
+    stride = _positive(op, "stride", (opts.StrideH, opts.StrideW))
+    dilation = _positive(op, "dilation", (opts.DilationHFactor, opts.DilationWFactor))
+    return stride, dilation, padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
+
+
+def pool_geometry(op, x):
+    """(window, stride, padding) of a pool over input x, from its options."""
+    opts = op.options
+    window = _positive(op, "window", (opts.FilterHeight, opts.FilterWidth))
+    stride = _positive(op, "stride", (opts.StrideH, opts.StrideW))
+    return window, stride, padding(opts.Padding, x.shape[1:3], window, stride)

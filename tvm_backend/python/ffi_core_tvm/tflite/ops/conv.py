@@ -10,7 +10,7 @@ from tflite.TransposeConvOptions import TransposeConvOptions
 from ... import int8_kernels as kernels
 from ...fixed_point import quantize_multiplier
 from ..model import UnsupportedModel
-from ..quant import SAME, activation_range, padding, requant_table
+from ..quant import SAME, activation_range, conv_geometry, padding, requant_table
 from ..registry import lowering
 from .layout import const_ints
 
@@ -23,9 +23,7 @@ def _conv(ctx, op, depthwise):
     in_scale, in_zp = x.quant()
     out_scale, out_zp = out.quant()
     act = activation_range(opts.FusedActivationFunction, out_scale, out_zp, op)
-    stride = (opts.StrideH, opts.StrideW)
-    dilation = (opts.DilationHFactor, opts.DilationWFactor)
-    pad = padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
+    stride, dilation, pad = conv_geometry(op, x, w)
     channels = out.shape[3]
     q = requant_table(b.data if b is not None else None, w.data, 3 if depthwise else 0,
                       in_zp, in_scale, w.scale, out_scale)
@@ -52,11 +50,16 @@ def depthwise_conv_2d(ctx, op):
 
 
 def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
-    """(weights, bias or None, requantization table) offsets in the blob and
-    the int16 clamp of a 16x8 operator (int16 activations of zero point 0,
-    int8 weights symmetric per tensor or per channel along `axis`, int64
-    bias), whose output channels are w's `axis`; `reduced`: the table's
-    kind (_reduced_multipliers)."""
+    """(weights offset, bias or None, requantization table) in the blob and
+    the int16 clamp of a 16x8 operator (int16 activations of zero
+    point 0, int8 weights symmetric per tensor or per channel along `axis`),
+    whose output channels are w's `axis`. The bias is (offset, dtype): int64,
+    or int32 where the options' quantized_bias_type says INT32 (LiteRT then
+    sums in int32 and scales with the 32-bit multiply, so the table holds
+    32-bit mantissas); `reduced`: the table's kind for an int64 bias
+    (_reduced_multipliers). The table is (offset, double): `double` where
+    the 32-bit multiply rounds twice, as LiteRT's int32-bias convolutions do
+    (`reduced` ones; its FULLY_CONNECTED rounds once)."""
     in_scale, in_zp = x.quant()
     out_scale, out_zp = out.quant()
     if in_zp != 0 or out_zp != 0:
@@ -67,23 +70,21 @@ def constants_16x8(ctx, op, x, w, b, out, axis, reduced=True):
             or (w.zero_point is not None and np.any(w.zero_point != 0))):
         raise UnsupportedModel(f"{op}: weights {w.name} are not int8 quantized symmetrically "
                                f"per tensor or per output channel")
-    # LiteRT sums in int64 with an int64 bias; with an int32 one it sums in
-    # int32 and scales with the 32-bit multiply, which this does not cover.
-    if getattr(op.options, "QuantizedBiasType", 0) == TensorType.INT32:
-        raise UnsupportedModel(f"{op}: int16 with quantized_bias_type int32")
-    if b is not None and (b.dtype != "int64" or not b.is_constant or b.shape != (channels,)):
+    narrow = getattr(op.options, "QuantizedBiasType", 0) == TensorType.INT32
+    bias_dtype = "int32" if narrow else "int64"
+    if b is not None and (b.dtype != bias_dtype or not b.is_constant or b.shape != (channels,)):
         raise UnsupportedModel(f"{op}: int16 with a bias {b.name} other than {channels} "
-                               f"constant int64 values")
+                               f"constant {bias_dtype} values")
     act = activation_range(op.options.FusedActivationFunction, out_scale, out_zp, op, "int16")
     w_scales = np.broadcast_to(np.asarray(w.scale, "float64"), (channels,))
     w_off = ctx.pack(w.data.astype("int8"))
-    b_off = ctx.pack(b.data.astype("int64")) if b is not None else None
-    q_off = ctx.pack(_reduced_multipliers(op, in_scale * w_scales / out_scale, reduced))
-    return w_off, b_off, q_off, act
+    bias = (ctx.pack(b.data.astype(bias_dtype)), bias_dtype) if b is not None else None
+    q_off = ctx.pack(_reduced_multipliers(op, in_scale * w_scales / out_scale,
+                                          reduced and not narrow))
+    return w_off, bias, (q_off, reduced and narrow), act
 
 
 def _conv_16x8(ctx, op, depthwise):
-    opts = op.options
     x, w = op.inputs[0], op.inputs[1]
     b = op.inputs[2] if len(op.inputs) > 2 else None
     out = op.outputs[0]
@@ -97,19 +98,17 @@ def _conv_16x8(ctx, op, depthwise):
     if not depthwise and w.shape[3] != x.shape[3]:
         raise UnsupportedModel(f"{op}: weights of shape {list(w.shape)} for input "
                                f"{list(x.shape)}")
-    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 3 if depthwise else 0)
-    stride = (opts.StrideH, opts.StrideW)
-    dilation = (opts.DilationHFactor, opts.DilationWFactor)
-    pad = padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
+    w_off, bias, q, act = constants_16x8(ctx, op, x, w, b, out, 3 if depthwise else 0)
+    stride, dilation, pad = conv_geometry(op, x, w)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("dwconv16" if depthwise else "conv16", w_off), lambda: kernels.conv2d_16x8(
-        blob, w_off, b_off, q_off, x.shape, w.shape, out.shape, stride, dilation, pad, act,
+        blob, w_off, bias, q, x.shape, w.shape, out.shape, stride, dilation, pad, act,
         depthwise))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape, "int16")
 
 
 @lowering("CONV_2D", types=("int16",), options=Conv2DOptions,
-          note="16x8: int8 weights, int64 bias")
+          note="16x8: int8 weights, int64 bias (int32 with quantized_bias_type INT32)")
 def conv_2d_16x8(ctx, op):
     return _conv_16x8(ctx, op, depthwise=False)
 
@@ -176,7 +175,8 @@ def _reduced_multipliers(op, scales, reduced=True):
 
 
 @lowering("TRANSPOSE_CONV", types=("int8", "int16"), options=TransposeConvOptions,
-          note="output shape constant; int16: int64 bias")
+          note="output shape constant; int16: int64 bias (int32 with quantized_bias_type "
+               "INT32)")
 def transpose_conv(ctx, op):
     x, w, b, out, stride, pad = transpose_conv_geometry(op)
     in_scale, in_zp = x.quant()
@@ -199,8 +199,8 @@ def transpose_conv(ctx, op):
         gv = ctx.kernel(("tconv", s.weights_offset), lambda: kernels.transpose_conv2d(
             s, x.shape, w.shape, out.shape, stride, pad, in_zp, out_zp, act))
         return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)
-    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 0)
+    w_off, bias, q, act = constants_16x8(ctx, op, x, w, b, out, 0)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("tconv16", w_off), lambda: kernels.transpose_conv2d_16x8(
-        blob, w_off, b_off, q_off, x.shape, w.shape, out.shape, stride, pad, act))
+        blob, w_off, bias, q, x.shape, w.shape, out.shape, stride, pad, act))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape, "int16")

@@ -11,7 +11,7 @@ from tflite.TransposeConvOptions import TransposeConvOptions
 
 from ... import float_kernels as kernels
 from ..model import UnsupportedModel
-from ..quant import NONE, RELU, RELU6, RELU_N1_TO_1, padding
+from ..quant import NONE, RELU, RELU6, RELU_N1_TO_1, conv_geometry, pool_geometry
 from ..registry import lowering
 from .conv import transpose_conv_geometry
 
@@ -46,9 +46,7 @@ def _conv(ctx, op, depthwise):
     opts = op.options
     x, w, b, out = op.inputs[0], op.inputs[1], _bias(op), op.outputs[0]
     act = float_activation_range(opts.FusedActivationFunction, op)
-    stride = (opts.StrideH, opts.StrideW)
-    dilation = (opts.DilationHFactor, opts.DilationWFactor)
-    pad = padding(opts.Padding, x.shape[1:3], w.shape[1:3], stride, dilation)
+    stride, dilation, pad = conv_geometry(op, x, w)
     channels = out.shape[3]
     if w.shape[3 if depthwise else 0] != channels or (b is not None and b.shape != (channels,)):
         raise UnsupportedModel(f"{op}: weights or bias do not match {channels} output channels")
@@ -116,9 +114,7 @@ def average_pool_2d_float(ctx, op):
     opts = op.options
     x, out = op.inputs[0], op.outputs[0]
     act = float_activation_range(opts.FusedActivationFunction, op)
-    window = (opts.FilterHeight, opts.FilterWidth)
-    stride = (opts.StrideH, opts.StrideW)
-    pad = padding(opts.Padding, x.shape[1:3], window, stride)
+    window, stride, pad = pool_geometry(op, x)
     key = ("favgpool", x.shape, out.shape, window, stride, pad, act)
     gv = ctx.kernel(key, lambda: kernels.average_pool2d(x.shape, out.shape, window, stride,
                                                         pad, act))

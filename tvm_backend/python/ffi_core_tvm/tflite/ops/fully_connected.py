@@ -1,5 +1,5 @@
 """FULLY_CONNECTED: int8 activations, int8 weights (symmetric), int32 bias;
-int16 activations, int8 weights, int64 bias (TFLite's 16x8 scheme)."""
+int16 activations, int8 weights, int64 or int32 bias (TFLite's 16x8 scheme)."""
 import numpy as np
 from tflite.FullyConnectedOptions import FullyConnectedOptions
 
@@ -33,7 +33,7 @@ def fully_connected(ctx, op):
 
 
 @lowering("FULLY_CONNECTED", types=("int16",), options=FullyConnectedOptions,
-          note="16x8: int8 weights, int64 bias")
+          note="16x8: int8 weights, int64 bias (int32 with quantized_bias_type INT32)")
 def fully_connected_16x8(ctx, op):
     x, w = op.inputs[0], op.inputs[1]
     b = op.inputs[2] if len(op.inputs) > 2 else None
@@ -45,11 +45,11 @@ def fully_connected_16x8(ctx, op):
     if batch * features != int(np.prod(x.shape)) or int(np.prod(out.shape)) != batch * units:
         raise UnsupportedModel(f"{op}: input {list(x.shape)} and output {list(out.shape)} "
                                f"for weights {list(w.shape)}")
-    w_off, b_off, q_off, act = constants_16x8(ctx, op, x, w, b, out, 0,
+    w_off, bias, q, act = constants_16x8(ctx, op, x, w, b, out, 0,
                                                reduced=False)
     blob = ctx.blob_placeholder()
     gv = ctx.kernel(("dense16", w_off), lambda: kernels.fully_connected_16x8(
-        blob, w_off, b_off, q_off, batch, features, units, act))
+        blob, w_off, bias, q, batch, features, units, act))
     value = ctx.reshape(ctx.value(x), x.shape, (batch, features))
     y = ctx.call(gv, [value, ctx.blob_const], (batch, units), "int16")
     return ctx.reshape(y, (batch, units), out.shape)

@@ -23,13 +23,13 @@ import numpy as np
 from tflite.ActivationFunctionType import ActivationFunctionType
 from tflite.UnidirectionalSequenceLSTMOptions import UnidirectionalSequenceLSTMOptions
 from tvm import tirx as tir
-from tvm.script.ir_builder import IRBuilder
 from tvm.script.ir_builder import tirx as T
 
 from ... import fixed_point_int16 as fx
 from ... import weight_blob
 from ...fixed_point import (multiply_double_rounding, quantize_multiplier,
                             rounding_divide_by_pot)
+from ...ir_kernel import local, prim_func
 from ..model import UnsupportedModel
 from ..registry import lowering
 
@@ -49,17 +49,6 @@ def _f32(a, b, c):
 
 def _clamp(v, lo, hi):
     return tir.max(tir.min(v, tir.const(hi, "int32")), tir.const(lo, "int32"))
-
-
-def _local(value):
-    """value held in a local int32 variable of the kernel being built. A
-    buffer, not a TIR Bind: TVM's simplifier substitutes Binds and then spends
-    minutes on the grown expressions. Global scope: TVM places a small global
-    buffer on the stack (LLVM then keeps it in a register), where a "local"
-    one would be a TVMBackendAllocWorkspace call on each use."""
-    buf = T.alloc_buffer((1,), "int32")
-    T.buffer_store(buf, value, [0])
-    return buf[0]
 
 
 def _check(op):
@@ -176,54 +165,42 @@ def _kernel(ctx, time_major, steps, batch, n_input, n_cell, w_in_off, w_rec_off,
             m_in, m_rec, m_hidden, hidden_zp, cell_exp, clip):
     seq = (steps, batch) if time_major else (batch, steps)
     i32 = lambda v: tir.const(v, "int32")  # noqa: E731
-    with IRBuilder() as ib:
-        with T.prim_func():
-            T.func_name("lstm")
-            T.func_attr({"tir.noalias": True})
-
-            def buf(name, shape, dtype):
-                return T.match_buffer(T.arg(name, T.handle()), shape, dtype)
-
-            x = buf("x", seq + (n_input,), "int8")
-            h0 = buf("h0", (batch, n_cell), "int8")
-            c0 = buf("c0", (batch, n_cell), "int16")
-            blob = buf("weights", (ctx.blob.size,), "int8")
-            y = buf("y", seq + (n_cell,), "int8")
-            h = buf("h", (batch, n_cell), "int8")
-            c = buf("c", (batch, n_cell), "int16")
-            gates = buf("gates", (4, n_cell), "int16")
-            with T.sblock("root"):
-                acc = T.alloc_buffer((1,), "int32")
-                with T.serial(0, batch) as b:
+    args = [("x", seq + (n_input,), "int8"), ("h0", (batch, n_cell), "int8"),
+            ("c0", (batch, n_cell), "int16"), ("weights", (ctx.blob.size,), "int8"),
+            ("y", seq + (n_cell,), "int8"), ("h", (batch, n_cell), "int8"),
+            ("c", (batch, n_cell), "int16"), ("gates", (4, n_cell), "int16")]
+    with prim_func("lstm", args) as (ib, (x, h0, c0, blob, y, h, c, gates)):
+        acc = T.alloc_buffer((1,), "int32")
+        with T.serial(0, batch) as b:
+            with T.serial(0, n_cell) as j:
+                T.buffer_store(h, h0[b, j], [b, j])
+                T.buffer_store(c, c0[b, j], [b, j])
+            with T.serial(0, steps) as t:
+                at = (t, b) if time_major else (b, t)
+                for g in range(4):
                     with T.serial(0, n_cell) as j:
-                        T.buffer_store(h, h0[b, j], [b, j])
-                        T.buffer_store(c, c0[b, j], [b, j])
-                    with T.serial(0, steps) as t:
-                        at = (t, b) if time_major else (b, t)
-                        for g in range(4):
-                            with T.serial(0, n_cell) as j:
-                                _gate(T, blob, x, h, gates, acc, at, b, g, j, n_input, n_cell,
-                                      w_in_off, w_rec_off, bias_off, m_in[g], m_rec[g])
-                        with T.serial(0, n_cell) as j:
-                            gi, gf, gc, go = (_local(gates[g, j].astype("int32"))
-                                              for g in range(4))
-                            # forget * cell (Q0.15 * cell), plus input * cell gate
-                            # (Q0.15 * Q0.15) at the cell's scale; the int16 casts
-                            # are TFLite's, its sums fit.
-                            kept = fx.wrap16(rounding_divide_by_pot(
-                                _local(gf * c[b, j].astype("int32")), 15))
-                            added = fx.wrap16(rounding_divide_by_pot(
-                                _local(gi * gc), 30 + cell_exp))
-                            cell = _local(_clamp(kept + added, -32768, 32767))
-                            if clip > 0:
-                                cell = _local(_clamp(cell, -clip, clip))
-                            T.buffer_store(c, cell.astype("int16"), [b, j])
-                            th = _local(fx.tanh(_local, cell, 15 + cell_exp))
-                            hv = multiply_double_rounding(
-                                _local(go * th), *m_hidden) + i32(hidden_zp)
-                            hv = _local(_clamp(hv, -128, 127)).astype("int8")
-                            T.buffer_store(h, hv, [b, j])
-                            T.buffer_store(y, hv, list(at) + [j])
+                        _gate(T, blob, x, h, gates, acc, at, b, g, j, n_input, n_cell,
+                              w_in_off, w_rec_off, bias_off, m_in[g], m_rec[g])
+                with T.serial(0, n_cell) as j:
+                    gi, gf, gc, go = (local(gates[g, j].astype("int32"))
+                                      for g in range(4))
+                    # forget * cell (Q0.15 * cell), plus input * cell gate
+                    # (Q0.15 * Q0.15) at the cell's scale; the int16 casts
+                    # are TFLite's, its sums fit.
+                    kept = fx.wrap16(rounding_divide_by_pot(
+                        local(gf * c[b, j].astype("int32")), 15))
+                    added = fx.wrap16(rounding_divide_by_pot(
+                        local(gi * gc), 30 + cell_exp))
+                    cell = local(_clamp(kept + added, -32768, 32767))
+                    if clip > 0:
+                        cell = local(_clamp(cell, -clip, clip))
+                    T.buffer_store(c, cell.astype("int16"), [b, j])
+                    th = local(fx.tanh(local, cell, 15 + cell_exp))
+                    hv = multiply_double_rounding(
+                        local(go * th), *m_hidden) + i32(hidden_zp)
+                    hv = local(_clamp(hv, -128, 127)).astype("int8")
+                    T.buffer_store(h, hv, [b, j])
+                    T.buffer_store(y, hv, list(at) + [j])
     return ib.get()
 
 
@@ -237,13 +214,13 @@ def _gate(T, blob, x, h, gates, acc, at, b, g, j, n_input, n_cell, w_in_off, w_r
     with T.serial(0, n_input) as k:
         w = weight_blob.read(blob, w_in_off + row * n_input + k, "int8").astype("int32")
         T.buffer_store(acc, acc[0] + w * x[tuple(at) + (k,)].astype("int32"), [0])
-    v = _local(_clamp(multiply_double_rounding(acc[0], *m_in),
+    v = local(_clamp(multiply_double_rounding(acc[0], *m_in),
                       -32768, 32767))
     T.buffer_store(acc, bias(1), [0])
     with T.serial(0, n_cell) as k:
         w = weight_blob.read(blob, w_rec_off + row * n_cell + k, "int8").astype("int32")
         T.buffer_store(acc, acc[0] + w * h[b, k].astype("int32"), [0])
-    v = _local(_clamp(multiply_double_rounding(acc[0], *m_rec) + v,
+    v = local(_clamp(multiply_double_rounding(acc[0], *m_rec) + v,
                       -32768, 32767))
     act = fx.tanh if g == 2 else fx.logistic
-    T.buffer_store(gates, act(_local, v, _GATE_BITS).astype("int16"), [g, j])
+    T.buffer_store(gates, act(local, v, _GATE_BITS).astype("int16"), [g, j])

@@ -6,7 +6,7 @@ from tvm import tirx as tir
 
 from ... import int8_kernels as kernels
 from ..model import UnsupportedModel
-from ..quant import NONE, RELU, RELU6, RELU_N1_TO_1, SAME, activation_range, padding
+from ..quant import NONE, RELU, RELU6, RELU_N1_TO_1, SAME, activation_range, pool_geometry
 from ..registry import lowering
 from .layout import expect_shape, prim_func
 
@@ -22,9 +22,7 @@ def average_pool_2d(ctx, op):
         raise UnsupportedModel(f"{op}: an average pool that changes quantization")
     scale, zp = out.quant()
     act = activation_range(opts.FusedActivationFunction, scale, zp, op, x.dtype)
-    window = (opts.FilterHeight, opts.FilterWidth)
-    stride = (opts.StrideH, opts.StrideW)
-    pad = padding(opts.Padding, x.shape[1:3], window, stride)
+    window, stride, pad = pool_geometry(op, x)
     if x.dtype == "int8":
         key = ("avgpool", x.shape, out.shape, window, stride, pad, act)
     else:
@@ -62,11 +60,7 @@ def max_pool_2d(ctx, op):
     if len(x.shape) != 4 or len(out.shape) != 4:
         raise UnsupportedModel(f"{op}: a rank other than 4")
     lo, hi = _clamp_range(op, opts.FusedActivationFunction, out)
-    window = (opts.FilterHeight, opts.FilterWidth)
-    stride = (opts.StrideH, opts.StrideW)
-    if min(window + stride) < 1:
-        raise UnsupportedModel(f"{op}: window {window}, stride {stride}")
-    pad = padding(opts.Padding, x.shape[1:3], window, stride)
+    window, stride, pad = pool_geometry(op, x)
     expect_shape(op, out, (x.shape[0], *[_pooled(opts.Padding, x.shape[1 + i], window[i],
                                                  stride[i]) for i in range(2)], x.shape[3]))
     key = ("maxpool", x.shape, out.shape, x.dtype, window, stride, pad, lo, hi)

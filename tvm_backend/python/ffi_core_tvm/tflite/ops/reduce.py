@@ -1,4 +1,4 @@
-"""Reductions over constant axes: MEAN, REDUCE_MAX (int8, int16), SUM (int8)
+"""Reductions over constant axes: MEAN, REDUCE_MAX and SUM (int8, int16)
 and ARG_MAX (int8 in; int32 or int64 out)."""
 import numpy as np
 from tflite.ArgMaxOptions import ArgMaxOptions
@@ -77,8 +77,9 @@ def mean(ctx, op):
     return _mean_or_sum(ctx, op, "mean")
 
 
-@lowering("SUM", types=("int8",), options=ReducerOptions,
-          note="int8: as TFLite Micro (LiteRT's reference kernel reads int8 as uint8)")
+@lowering("SUM", types=("int8", "int16"), options=ReducerOptions,
+          note="int8, int16: as TFLite Micro (LiteRT's reference kernel reads them as "
+               "uint8)")
 def sum_(ctx, op):
     return _mean_or_sum(ctx, op, "sum")
 
