@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "compile_path"))
 
 import tflite_builder  # noqa: E402
 from gen_tflite_test import write_test  # noqa: E402
+from test_ops_lstm import lstm_model  # noqa: E402
 from tflite_builder import ModelBuilder  # noqa: E402
 
 # Options tables of operators tflite_builder does not list.
@@ -379,8 +380,16 @@ def svdf():
     return m.finish([y, h])
 
 
+def lstm():
+    """UNIDIRECTIONAL_SEQUENCE_LSTM (int8, int16 cell state; both states
+    carried over sequences of calls): tests/compile_path's model, one batch
+    of three steps."""
+    return lstm_model(np.random.default_rng(12), batch=1, steps=3)
+
+
 FAMILIES = {f.__name__: f for f in (conv, pool_reduce, elementwise, activations, softmax,
-                                      layout, slicing, convert, int16x8, float32, svdf)}
+                                      layout, slicing, convert, int16x8, float32, svdf,
+                                      lstm)}
 
 
 def varied(name, lite):

@@ -65,8 +65,11 @@ constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
 #endif
 // The new state a call returns comes from the heap too.
 ffi_core::StaticHeap<MODEL_RAM_BYTES + MODEL_STATE_BYTES + MODEL_RUNTIME_BYTES> g_heap;
-// The state the firmware carries from one call to the next.
-alignas(8) uint8_t g_state[MODEL_STATE_BYTES + 1];
+// The state the firmware carries from one call to the next, each tensor
+// 8-byte aligned: a Cortex-M0 faults on an unaligned int16 or int32 (the
+// LSTM's int16 cell state follows its 5-byte int8 hidden state).
+constexpr int kStateAlign = 8;
+alignas(kStateAlign) uint8_t g_state[MODEL_STATE_BYTES + MODEL_NUM_STATES * kStateAlign + 1];
 
 DLTensor Input(const void* data, DLDataType dtype, const int64_t* shape, int ndim) {
   DLTensor t;
@@ -113,7 +116,9 @@ const void* Values(const void* const* table, int k, const ModelTensor& t, int ca
 
 uint8_t* State(int s) {
   uint8_t* at = g_state;
-  for (int i = 0; i < s; ++i) at += kArgs[MODEL_NUM_INPUTS + i].bytes;
+  for (int i = 0; i < s; ++i) {
+    at += (kArgs[MODEL_NUM_INPUTS + i].bytes + kStateAlign - 1) / kStateAlign * kStateAlign;
+  }
   return at;
 }
 
