@@ -12,8 +12,7 @@
 # With --tflm, the same for TensorFlow Lite Micro's example models
 # (tests/tvm's tflm_<model>, ../shared/models/tflm_examples), in a table of
 # their own (no published figures to set beside them), on every board by
-# default; a model the board cannot hold (its test skips) is left out, and
-# so are the LSTM models until the compile path takes their operator.
+# default; a model the board cannot hold (its test skips) is left out.
 # Usage: scripts/mlperf-tiny.sh [--tflm] [board...]
 #   (default: every board, but the micro:bit for MLPerf Tiny)
 set -euo pipefail
@@ -24,7 +23,8 @@ SUITE=mlperf
 MODELS=(kws vww resnet8 ad)
 if [ "${1:-}" = --tflm ]; then
   SUITE=tflm
-  MODELS=(hello_world micro_speech person_detect keyword_scrambled)
+  MODELS=(hello_world micro_speech person_detect keyword_scrambled trained_lstm
+          micro_speech_lstm)
   shift
 fi
 BOARDS=("$@")

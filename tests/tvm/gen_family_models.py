@@ -5,9 +5,9 @@ TensorFlow). tests/tvm/CMakeLists.txt compiles each for the board's CPU and
 runs it in the board's firmware (gen_tflite_test.py, run_tflite_test.cc)
 against LiteRT's reference kernels (BUILTIN_REF).
 
-The shapes are tiny: each model's plan and constants fit the micro:bit's
-16 KB of RAM and 256 KB of flash beside the runtime, and each adds a second
-or two to a board's build. The weights and constants are seeded; the scales
+The shapes are tiny: each model but slicing's and float32's fits the
+micro:bit's 16 KB of RAM beside the runtime, and each adds a second or two
+to a board's build. The weights and constants are seeded; the scales
 keep the outputs varied (checked) and mostly off their rails.
 
     gen_family_models.py --cpu CPU --out DIR
@@ -38,8 +38,7 @@ F = "float32"
 
 
 class Chain:
-    """A model of one activation quantization per tensor, built operator
-    by operator; `seed` makes its constants."""
+    """A model built operator by operator; `seed` makes its constants."""
 
     def __init__(self, seed):
         self.b = ModelBuilder()

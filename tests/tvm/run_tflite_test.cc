@@ -63,8 +63,17 @@ constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
 #ifndef MODEL_RUNTIME_BYTES
 #define MODEL_RUNTIME_BYTES 8192
 #endif
-// The new state a call returns comes from the heap too.
-ffi_core::StaticHeap<MODEL_RAM_BYTES + MODEL_STATE_BYTES + MODEL_RUNTIME_BYTES> g_heap;
+// The new state a call returns comes from the heap too. On boards the
+// kernels' share takes every argument of a kernel call at once from the
+// heap between inferences; MODEL_HEAP_HOLDS_SCRATCH sizes the heap for that
+// where it is more than the plan and the runtime's share leave (an LSTM's
+// whole sequence).
+#if defined(MODEL_HEAP_HOLDS_SCRATCH) && MODEL_SCRATCH_BYTES > MODEL_RAM_BYTES
+#define MODEL_HEAP_BYTES MODEL_SCRATCH_BYTES
+#else
+#define MODEL_HEAP_BYTES MODEL_RAM_BYTES
+#endif
+ffi_core::StaticHeap<MODEL_HEAP_BYTES + MODEL_STATE_BYTES + MODEL_RUNTIME_BYTES> g_heap;
 // The state the firmware carries from one call to the next, each tensor
 // 8-byte aligned: a Cortex-M0 faults on an unaligned int16 or int32 (the
 // LSTM's int16 cell state follows its 5-byte int8 hidden state).

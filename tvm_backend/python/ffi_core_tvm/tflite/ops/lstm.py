@@ -52,8 +52,10 @@ def _clamp(v, lo, hi):
 def _local(value):
     """value held in a local int32 variable of the kernel being built. A
     buffer, not a TIR Bind: TVM's simplifier substitutes Binds and then spends
-    minutes on the grown expressions."""
-    buf = T.alloc_buffer((1,), "int32", scope="local")
+    minutes on the grown expressions. Of global scope, which TVM puts on the
+    stack (and LLVM in a register) when small: a "local" one became a
+    TVMBackendAllocWorkspace call, 102 in a kernel, from the heap on a board."""
+    buf = T.alloc_buffer((1,), "int32")
     T.buffer_store(buf, value, [0])
     return buf[0]
 
@@ -187,7 +189,7 @@ def _kernel(ctx, time_major, steps, batch, n_input, n_cell, w_in_off, w_rec_off,
             c = buf("c", (batch, n_cell), "int16")
             with T.sblock("root"):
                 gates = T.alloc_buffer((4, n_cell), "int16")
-                acc = T.alloc_buffer((1,), "int32", scope="local")
+                acc = T.alloc_buffer((1,), "int32")
                 with T.serial(0, batch) as b:
                     with T.serial(0, n_cell) as j:
                         T.buffer_store(h, h0[b, j], [b, j])
