@@ -90,8 +90,8 @@ def conv():
     """TRANSPOSE_CONV (stride 2) -> CONV_2D (RELU6), and -> DEPTHWISE_CONV_2D
     (multiplier 2, stride 2, RELU), int8, per-channel weights. The int8
     convolutions round their requantization once, as LiteRT's optimized
-    kernels and TFLite Micro do; LiteRT's reference kernels round twice, so
-    each sits last on its path (1 LSB apart: chained, they drift further)."""
+    kernels do; its reference kernels round twice, so each sits last on its
+    path (1 LSB apart: chained, they drift further)."""
     m = Chain(1)
     x = m.act((1, 3, 3, 4), "int8", "x", (0.03, 5), is_input=True)
     w1, s1 = m.weights((3, 3, 3, 4), 0, "tconv_w", 0.01)
