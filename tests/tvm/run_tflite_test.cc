@@ -97,7 +97,6 @@ struct Borrowed {
 
 int Count(const ModelTensor& t) { return t.bytes / (t.dtype.bits / 8); }
 
-#if MODEL_HAS_LITERT
 // Element i of v as a double (every type the test takes is exact in one).
 double At(const void* v, DLDataType t, int i) {
   if (t.code == kDLFloat) return static_cast<const float*>(v)[i];
@@ -111,6 +110,23 @@ double At(const void* v, DLDataType t, int i) {
   }
 }
 
+// got within the tolerance of want: 1 LSB for integers; 1e-3 relative or
+// 1e-4 absolute for float32.
+bool Close(double got, double want, DLDataType t) {
+  const double d = std::fabs(got - want);
+  return t.code == kDLFloat ? d <= 1e-4 || d <= 1e-3 * std::fabs(want) : d <= 1;
+}
+
+// Every float32 element of a within float32's tolerance of b's.
+bool CloseFloats(const void* a, const void* b, const ModelTensor& t) {
+  bool close = t.dtype.code == kDLFloat;
+  for (int i = 0; close && i < Count(t); ++i) {
+    close = Close(At(a, t.dtype, i), At(b, t.dtype, i), t.dtype);
+  }
+  return close;
+}
+
+#if MODEL_HAS_LITERT
 int ArgMax(const void* v, const ModelTensor& t) {
   int best = 0;
   for (int i = 1; i < Count(t); ++i) best = At(v, t.dtype, i) > At(v, t.dtype, best) ? i : best;
@@ -315,6 +331,10 @@ void BadInput(TVMFFIObjectHandle fn, const DLTensor& t, const char* what, const 
 uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call) {
   uint32_t hash = 2166136261u;
   bool same_as_host = true;
+  // Float32 results may differ from the host's in their last bits: for the
+  // Cortex-M55 TVM's LLVM backend fuses multiply-adds (VFMA), which the
+  // host's generic x86-64 has not.
+  bool near_host = true;
 #if MODEL_HAS_LITERT
   bool within = true;
   double worst = 0;
@@ -327,7 +347,10 @@ uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call
     if (out == nullptr) return 0;
     const ModelTensor& t = kResults[k];
     hash = Hash(hash, out, t.bytes);
-    same_as_host = same_as_host && std::memcmp(out, Values(kTvmHostData, k, t, call), t.bytes) == 0;
+    const void* host = Values(kTvmHostData, k, t, call);
+    const bool equal = std::memcmp(out, host, t.bytes) == 0;
+    same_as_host = same_as_host && equal;
+    near_host = near_host && (equal || CloseFloats(out, host, t));
 #if MODEL_HAS_LITERT
     if (k < MODEL_NUM_OUTPUTS) {
       const void* ref = Values(kLiteRTData, k, t, call);
@@ -336,9 +359,7 @@ uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call
         const double b = At(ref, t.dtype, i);
         const double d = std::fabs(a - b);
         worst = d > worst ? d : worst;
-        // 1 LSB for integers; 1e-3 relative or 1e-4 absolute for float32.
-        within =
-            within && (t.dtype.code == kDLFloat ? d <= 1e-4 || d <= 1e-3 * std::fabs(b) : d <= 1);
+        within = within && Close(a, b, t.dtype);
       }
       if (argmax < 0 && t.dtype.code == kDLInt && t.dtype.bits == 8 && Count(t) > 1) {
         argmax = ArgMax(out, t);
@@ -361,8 +382,10 @@ uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call
   std::printf(", ");
   Check(within && argmax == argmax_litert, "within 1 LSB of LiteRT, same argmax");
 #endif
-  std::printf("%s TVM's VM on the host\n", same_as_host ? "equal to" : "DIFFERENT from");
-  Check(same_as_host, "equal to TVM's VM on the host");
+  std::printf("%s TVM's VM on the host\n", same_as_host ? "equal to"
+                                           : near_host  ? "within float32's tolerance of"
+                                                        : "DIFFERENT from");
+  Check(near_host, "equal to TVM's VM on the host (float32: within its tolerance)");
   // The next call's state: this one's.
   for (int s = 0; s < MODEL_NUM_STATES; ++s) {
     std::memcpy(State(s), ResultBytes(result, MODEL_NUM_OUTPUTS + s),
