@@ -139,7 +139,7 @@ CASES = [
 def test_matches_litert(make, params, request):
     rng = np.random.default_rng(case_seed(request))
     buf = make(rng, **params)
-    check_against_litert(buf, make_inputs(buf, case_seed(request)), "int8")
+    check_against_litert(buf, make_inputs(buf, case_seed(request)), "int8", exact=True)
 
 
 # ---- refusals: what the importer does not cover, named ----

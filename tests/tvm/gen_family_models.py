@@ -88,10 +88,7 @@ def conv_options(stride, act="NONE", padding="SAME", **extra):
 
 def conv():
     """TRANSPOSE_CONV (stride 2) -> CONV_2D (RELU6), and -> DEPTHWISE_CONV_2D
-    (multiplier 2, stride 2, RELU), int8, per-channel weights. The int8
-    convolutions round their requantization once, as LiteRT's optimized
-    kernels do; its reference kernels round twice, so each sits last on its
-    path (1 LSB apart: chained, they drift further)."""
+    (multiplier 2, stride 2, RELU), int8, per-channel weights."""
     m = Chain(1)
     x = m.act((1, 3, 3, 4), "int8", "x", (0.03, 5), is_input=True)
     w1, s1 = m.weights((3, 3, 3, 4), 0, "tconv_w", 0.01)
@@ -137,8 +134,7 @@ def pool_reduce():
 
 def elementwise():
     """SUB (RELU) -> MUL by a constant -> SQUARED_DIFFERENCE -> ADD, and
-    MINIMUM -> MAXIMUM (broadcast) and PRELU beside, int8. ADD rounds once
-    where LiteRT's reference rounds twice (1 LSB): it comes last."""
+    MINIMUM -> MAXIMUM (broadcast) and PRELU beside, int8."""
     m = Chain(3)
     shape = (1, 4, 4, 3)
     a = m.act(shape, "int8", "a", (0.02, 3), is_input=True)
@@ -414,8 +410,7 @@ def main():
         out = os.path.join(opts.out, name)
         os.makedirs(out, exist_ok=True)
         varied(name, write_test(buf, argparse.Namespace(
-            model=path, name=name, suite="family", cpu=opts.cpu, out=out, no_litert=False,
-            litert_reference=True)))
+            model=path, name=name, suite="family", cpu=opts.cpu, out=out, no_litert=False)))
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ grouped in sequences of calls that carry the model's state (its variable
 tensors: SVDF's, LSTM's) from one call to the next from the reset state (each
 state tensor's zero point); TVM's own VirtualMachine's results on this host
 for the same module (outputs and new states), LiteRT's outputs (TensorFlow's
-interpreter, from PyPI ai-edge-litert: its default kernels, or with
---litert-reference its reference kernels, BUILTIN_REF; --no-litert where it
-cannot run the model), the kind and message TVM's VM raises for a wrong dtype and a wrong
+interpreter, from PyPI ai-edge-litert, with its reference kernels,
+BUILTIN_REF, which TFLite Micro's and CMSIS-NN's agree with bit for bit and
+its default kernels do not; --no-litert where it cannot run the model), the kind and message TVM's VM raises for a wrong dtype and a wrong
 shape, and each kernel call of main for the kernels' share of an inference.
 A model without state runs each input alone (a sequence of one call).
 """
@@ -60,12 +60,12 @@ def for_litert(buf):
     return bytes(out)
 
 
-def litert(buf, sequences, reference=False):
-    """LiteRT's outputs for each call of each sequence, its variables reset
-    before each sequence; `reference`: its reference kernels."""
+def litert(buf, sequences):
+    """LiteRT's reference kernels' outputs for each call of each sequence,
+    its variables reset before each sequence."""
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    kernels = OpResolverType.BUILTIN_REF if reference else OpResolverType.AUTO
-    it = Interpreter(model_content=for_litert(buf), experimental_op_resolver_type=kernels)
+    it = Interpreter(model_content=for_litert(buf),
+                     experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
     it.allocate_tensors()
     result = []
     for seq in sequences:
@@ -159,8 +159,6 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--no-litert", action="store_true",
                     help="compare with TVM's VM alone (LiteRT cannot run the model)")
-    ap.add_argument("--litert-reference", action="store_true",
-                    help="LiteRT's reference kernels (BUILTIN_REF), not its default ones")
     opts = ap.parse_args()
     with open(opts.model, "rb") as f:
         write_test(f.read(), opts)
@@ -215,11 +213,10 @@ def write_test(buf, opts):
     data_arrays(lines, "kInput", inputs, [xs for seq in sequences for xs in seq])
     data_arrays(lines, "kTvmHost", outputs + states, host)
     if not opts.no_litert:
-        lite = [outs for seq in litert(buf, sequences, opts.litert_reference) for outs in seq]
+        lite = [outs for seq in litert(buf, sequences) for outs in seq]
         worst = max(float(np.abs(h.astype(np.float64) - r.astype(np.float64)).max())
                     for hs, rs in zip(host, lite) for h, r in zip(hs, rs))
-        kernels = "reference kernels" if opts.litert_reference else "default kernels"
-        print(f"{opts.name}: TVM's VM on this host vs LiteRT's {kernels}, {len(host)} calls: "
+        print(f"{opts.name}: TVM's VM on this host vs LiteRT's reference kernels, {len(host)} calls: "
               f"max {worst:g}")
         data_arrays(lines, "kLiteRT", outputs, lite)
     # A wrong dtype and a wrong shape for the first input, the rest right.

@@ -1,11 +1,15 @@
 """TFLite's fixed-point requantization, at compile time (numpy) and in TIR.
 
 A real multiplier M becomes an int32 mantissa m in [2^30, 2^31) and a right
-shift r with M = m * 2^-r. At run time y = (x * m + 2^(r-1)) >> r in int64:
-one rounding, half up, as TFLite's kernels compute it when built with
-TFLITE_SINGLE_ROUNDING, as LiteRT is (its outputs match this bit for bit;
-the older double rounding differs by up to 3 LSB over anomaly detection's
-ten layers).
+shift r with M = m * 2^-r. TFLite's reference kernels, TFLite Micro's and
+CMSIS-NN's scale with two roundings (gemmlowp's SaturatingRoundingDoublingHighMul,
+then RoundingDivideByPOT): multiply_double_rounding and its per-channel form,
+which every int8 kernel uses. LiteRT's optimized kernels round once
+(TFLITE_SINGLE_ROUNDING), y = (x * m + 2^(r-1)) >> r: over a deep model the
+two differ by tens of LSB (ResNet-8's softmax: up to 47), so the compile path
+follows the reference. multiply_by_quantized_multiplier keeps the single
+rounding for the kernels whose reference rounds once (the 16x8 fully
+connected layer, SVDF).
 """
 import math
 

@@ -13,8 +13,7 @@ from tvm import te
 from tvm import tirx as tir
 
 from ... import weight_blob
-from ...fixed_point import (multiply_by_quantized_multiplier, multiply_double_rounding,
-                            quantize_multiplier)
+from ...fixed_point import multiply_double_rounding, quantize_multiplier
 from ..model import UnsupportedModel
 from ..quant import activation_range
 from ..registry import lowering
@@ -109,15 +108,6 @@ def _scale(x, multiplier):
     return multiply_double_rounding(x, mantissa, right_shift)
 
 
-def _scale_once(x, multiplier):
-    """The same with one rounding (fixed_point.py): int8 ADD's arithmetic,
-    kept as the MLPerf Tiny models' objects were built with it. LiteRT rounds
-    twice, so a tie may come out 1 LSB higher here."""
-    mantissa, right_shift = multiplier
-    return multiply_by_quantized_multiplier(x, tir.const(mantissa, "int32"),
-                                            tir.const(right_shift, "int32"), right_shift)
-
-
 def _clamp(v, lo, hi):
     return tir.max(tir.min(v, tir.const(hi, "int32")), tir.const(lo, "int32"))
 
@@ -143,17 +133,16 @@ def _add_sub(ctx, op, sign):
     m2 = quantize_multiplier(s2 / twice_max)
     mo = quantize_multiplier(twice_max / ((1 << left_shift) * so))
     act = activation_range(op.options.FusedActivationFunction, so, zo, op, dtype)
-    rescale = _scale_once if sign > 0 and dtype == "int8" else _scale
 
     def scaled(v, zp, m):
-        return rescale((v - zp) << left_shift, m)
+        return _scale((v - zp) << left_shift, m)
 
     def f(x, y):
         if sign > 0:
             s = scaled(x, z1, m1) + scaled(y, z2, m2)
         else:
             s = scaled(x, z1, m1) - scaled(y, z2, m2)
-        return _clamp(rescale(s, mo) + zo, *act)
+        return _clamp(_scale(s, mo) + zo, *act)
     name = "add" if sign > 0 else "sub"
     return elementwise(ctx, op, name, (z1, z2, zo, m1, m2, mo, act), f)
 
