@@ -20,6 +20,9 @@ TVM_FFI_VERSION="0.1.15.post2"
 TVM_VERSION="0.27.0.post1"
 TFLITE_VERSION="2.18.0"
 LITERT_VERSION="2.3.0"
+# TensorFlow Lite Micro's interpreter (PyPI tflite-micro): the compile path's
+# results are checked against it bit for bit.
+TFLITE_MICRO_VERSION="0.dev20261023182759"
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -35,14 +38,15 @@ fi
 
 # tflite reads TFLite models for the compile path; ai-edge-litert is
 # TensorFlow's interpreter, the reference the MLPerf Tiny tests compare with.
-if ! .venv/bin/python -c "import tvm_ffi, tvm, numpy, pytest, tflite, ai_edge_litert" 2>/dev/null
+if ! .venv/bin/python -c "import tvm_ffi, tvm, numpy, pytest, tflite, ai_edge_litert, tflite_micro" \
+    2>/dev/null
 then
   echo "setup: creating .venv with apache-tvm-ffi==${TVM_FFI_VERSION}, apache-tvm==${TVM_VERSION}," \
-       "numpy, pytest, tflite and ai-edge-litert"
+       "numpy, pytest, tflite, ai-edge-litert and tflite-micro"
   [ -x .venv/bin/python ] || python3 -m venv .venv
   .venv/bin/pip install -q --disable-pip-version-check "apache-tvm-ffi==${TVM_FFI_VERSION}" \
     "apache-tvm==${TVM_VERSION}" numpy pytest "tflite==${TFLITE_VERSION}" \
-    "ai-edge-litert==${LITERT_VERSION}"
+    "ai-edge-litert==${LITERT_VERSION}" "tflite-micro==${TFLITE_MICRO_VERSION}"
 fi
 
 # Upstream's C++ tests (tests/cpp of the sdist of the wheel's version), which

@@ -56,6 +56,8 @@ def litert_reference(buf, inputs):
 # Where TensorFlow Lite Micro's example models are: shared/ beside the repo.
 TFLM_EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
                              "shared", "models", "tflm_examples")
+# And MLPerf Tiny's four models.
+MLPERF_TINY = os.path.join(os.path.dirname(TFLM_EXAMPLES), "mlperf_tiny")
 
 
 def host_model(buf):
