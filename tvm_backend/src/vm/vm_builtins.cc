@@ -388,9 +388,16 @@ Status AllocTensor(PackedArgs args, Any* rv) {
                       {"vm.builtin.alloc_tensor: expects a Storage, but get ", TypeName(args[0])});
   }
   FFI_CORE_ASSIGN_OR_RETURN(int64_t offset, args[1].As<int64_t>());
-  FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[2].As<Shape>());
   FFI_CORE_ASSIGN_OR_RETURN(DLDataType dtype, args[3].As<DLDataType>());
-  const IntSpan dims{shape.data(), static_cast<int32_t>(shape.size())};
+  // The shape is read where it is (the call holds it): no reference taken.
+  Shape shape;
+  if (args[2].type_index() != kTVMFFIShape) {
+    FFI_CORE_ASSIGN_OR_RETURN(shape, args[2].As<Shape>());
+  }
+  const TVMFFIShapeCell& cell = args[2].type_index() == kTVMFFIShape
+                                    ? reinterpret_cast<ShapeObj*>(args[2].raw().v_obj)->cell
+                                    : shape.object()->cell;
+  const IntSpan dims{cell.data, static_cast<int32_t>(cell.size)};
   if (TVMFFIObject* kept = PoolTakeTensor(storage, offset, dims, dtype)) {
     TVMFFIAny raw = NoneAny();
     raw.type_index = kTVMFFITensor;

@@ -50,7 +50,7 @@ StorageObj* AsStorage(const TVMFFIAny& value);
 struct VMPool {
   static constexpr size_t kStorages = 8;
   static constexpr size_t kTensors = 16;
-  TVMFFICustomAllocator* allocator;  // CurrentCustomAllocator() when it was filled
+  TVMFFICustomAllocator* allocator;  // TVMFFIGetCustomAllocator() when it was filled
   Allocator* heap;                   // and GetAllocator()
   size_t num_storages;
   size_t num_tensors;

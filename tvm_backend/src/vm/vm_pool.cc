@@ -4,8 +4,7 @@
 // kept is handed out only while no one else holds it (a strong count of
 // one: the pool's), so a result the caller still holds is never reused.
 #include <ffi_core/allocator.h>
-
-#include <cstring>
+#include <ffi_core/tvm_vm.h>
 
 #include "support/global_lock_guard.h"
 #include "vm_objects.h"
@@ -36,10 +35,10 @@ bool OnlyPoolHolds(const VMPool& pool, StorageObj* s) {
   uint32_t holders = 1;
   for (size_t i = 0; i < pool.num_tensors; ++i) {
     if (reinterpret_cast<TensorObj*>(pool.tensors[i])->tensor.data != s->data) continue;
-    if (ObjectStrongCount(pool.tensors[i]) != 1) return false;
+    if (port::RefStrongCount(pool.tensors[i]) != 1) return false;
     ++holders;
   }
-  return ObjectStrongCount(&s->header) == holders;
+  return port::RefStrongCount(&s->header) == holders;
 }
 
 }  // namespace
@@ -70,7 +69,7 @@ VMStateObj* FindLiveState(const TVMFFIAny& ctx) {
 }
 
 void PoolBeginCall(VMStateObj* state) {
-  TVMFFICustomAllocator* allocator = CurrentCustomAllocator();
+  TVMFFICustomAllocator* allocator = TVMFFIGetCustomAllocator();
   Allocator* heap = GetAllocator();
   if (state->pool.allocator == allocator && state->pool.heap == heap) return;
   // Memory kept from another allocator is not handed out under this one.
@@ -132,7 +131,7 @@ TVMFFIObject* PoolTakeTensor(StorageObj* storage, int64_t offset, IntSpan shape,
     const DLTensor& t = reinterpret_cast<TensorObj*>(obj)->tensor;
     // A tensor of another storage has other data: storages kept are alive.
     if (t.data == storage->data && SameLayout(t, offset, shape, dtype) &&
-        ObjectStrongCount(obj) == 1) {
+        port::RefStrongCount(obj) == 1) {
       ObjectIncRef(obj);
       pool.next_tensor = i + 1;
       return obj;
