@@ -24,9 +24,16 @@ bool Keeps(VMStateObj* state) {
 }
 
 bool SameLayout(const DLTensor& t, int64_t offset, IntSpan shape, DLDataType dtype) {
-  return t.byte_offset == static_cast<uint64_t>(offset) && t.ndim == shape.size &&
-         t.dtype.code == dtype.code && t.dtype.bits == dtype.bits && t.dtype.lanes == dtype.lanes &&
-         std::memcmp(t.shape, shape.data, sizeof(int64_t) * static_cast<size_t>(shape.size)) == 0;
+  if (t.byte_offset != static_cast<uint64_t>(offset) || t.ndim != shape.size ||
+      t.dtype.code != dtype.code || t.dtype.bits != dtype.bits || t.dtype.lanes != dtype.lanes) {
+    return false;
+  }
+  // A few dims, all compared: GCC makes an early-exit loop a memcmp call.
+  uint64_t differ = 0;
+  for (int32_t i = 0; i < shape.size; ++i) {
+    differ |= static_cast<uint64_t>(t.shape[i] ^ shape.data[i]);
+  }
+  return differ == 0;
 }
 
 // Whether no one but the pool holds `s`: the pool itself and each tensor it
