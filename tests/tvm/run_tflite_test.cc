@@ -59,7 +59,7 @@ namespace {
 constexpr int kNumArgs = MODEL_NUM_INPUTS + MODEL_NUM_STATES;
 constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
 // What the runtime itself takes beside the planned storage: the register
-// file, tensor and shape objects.
+// file, tensor and shape objects (kept between calls: up to 16 tensors).
 #ifndef MODEL_RUNTIME_BYTES
 #define MODEL_RUNTIME_BYTES 12288
 #endif
