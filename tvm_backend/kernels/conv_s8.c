@@ -1,0 +1,80 @@
+/* CONV_2D of int8 activations (NHWC) and int8 weights (OHWI), per-channel
+ * requantization: what ffi_core_tvm's int8_kernels.conv2d computes, bit for
+ * bit, as a matrix product (s8_gemm.h) over the inputs under each output
+ * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
+ * the input's zero point, whose share the bias already cancels. */
+#include "s8_gemm.h"
+
+typedef struct {
+  int32_t in_h, in_w, in_c, out_w, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+  int32_t in_zp;
+} Geometry;
+
+/* Column c of output pixel p of image x: its taps' inputs, widened. */
+static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c) {
+  int32_t oh = p / g->out_w, ow = p % g->out_w;
+  int32_t n = g->k_h * g->k_w * g->in_c;
+  if (g->in_c % 4 == 0) {
+    int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
+    int16_t* group = c->group;
+    for (int32_t kh = 0; kh < g->k_h; ++kh) {
+      int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+      for (int32_t kw = 0; kw < g->k_w; ++kw) {
+        int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
+        if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
+          const int8_t* src = x + (ih * g->in_w + iw) * g->in_c;
+          for (int32_t ci = 0; ci < g->in_c; ci += 4) {
+            group = s8_widen_group(s8_load32(src + ci), group, c->step);
+          }
+        } else {
+          for (int32_t ci = 0; ci < g->in_c; ci += 4) {
+            group = s8_widen_group(zeros, group, c->step);
+          }
+        }
+      }
+    }
+    return;
+  }
+  int32_t k = 0;
+  for (int32_t kh = 0; kh < g->k_h; ++kh) {
+    int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+    for (int32_t kw = 0; kw < g->k_w; ++kw) {
+      int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
+      int inside = ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w;
+      const int8_t* src = x + (ih * g->in_w + iw) * g->in_c;
+      for (int32_t ci = 0; ci < g->in_c; ++ci, ++k) {
+        *s8_column_slot(c, k, n) = (int16_t)(inside ? src[ci] : g->in_zp);
+      }
+    }
+  }
+}
+
+void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
+                      int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
+                      int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
+                      int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
+                      int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
+  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
+                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
+  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi};
+  const int8_t* w = blob + w_off;
+  int32_t n = k_h * k_w * in_c;
+  int32_t pixels = out_h * out_w;
+  int16_t buffer[2 * n];
+  const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
+  const S8Column alone = s8_column(buffer, n, 1, 0);
+  for (int32_t b = 0; b < batch; ++b) {
+    const int8_t* image = x + b * in_h * in_w * in_c;
+    int8_t* out = y + b * pixels * out_c;
+    int32_t p = 0;
+    for (; p + 2 <= pixels; p += 2) {
+      im2col(image, p, &g, &pair0);
+      im2col(image, p + 1, &g, &pair1);
+      s8_gemm_2cols(w, buffer, n, out_c, &rq, out + p * out_c, out + (p + 1) * out_c);
+    }
+    if (p < pixels) {
+      im2col(image, p, &g, &alone);
+      s8_gemm_1col(w, buffer, n, out_c, &rq, out + p * out_c);
+    }
+  }
+}
