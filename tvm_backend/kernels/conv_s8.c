@@ -60,7 +60,8 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   const int8_t* w = blob + w_off;
   int32_t n = k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;
-  int16_t buffer[2 * n];
+  /* Word aligned: the DSP kernels read it with LDRD. */
+  int16_t buffer[2 * n] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
   for (int32_t b = 0; b < batch; ++b) {

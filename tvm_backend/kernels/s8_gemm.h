@@ -67,18 +67,48 @@ static inline int32_t s8_mac4(int32_t w02, int32_t w13, const int16_t* c, int32_
   return s8_smlad(w13, s8_load32(c + 2), s8_smlad(w02, s8_load32(c), acc));
 }
 
-/* acc = {w0.c0, w0.c1, w1.c0, w1.c1}: rows w0 w1, two interleaved columns c. */
+/* Eight k of two interleaved columns. */
+typedef struct {
+  int16_t v[16];
+} S8Groups;
+
+/* A column group's two words, `offset` bytes past c (LDRD: the buffer is
+ * word aligned; the offset is the instruction's, not an addition). */
+#define S8_LOAD_GROUP(c, offset, x02, x13)  \
+  __asm__("ldrd %0, %1, [%2, #" #offset "]" \
+          : "=&r"(x02), "=&r"(x13)          \
+          : "r"(c), "m"(*(const S8Groups*)(c)))
+
+/* Four k of rows w0 w1 (from byte wk on) against both columns' group at
+ * byte ck: 2 weight words, 2 LDRD, 4 SXTB16, 8 SMLAD. */
+#define S8_STEP_2X2(wk, ck0, ck1)                             \
+  do {                                                        \
+    int32_t wa = s8_load32(w0 + wk), wb = s8_load32(w1 + wk); \
+    int32_t wa02 = s8_lanes02(wa), wa13 = s8_lanes13(wa);     \
+    int32_t wb02 = s8_lanes02(wb), wb13 = s8_lanes13(wb);     \
+    int32_t x02, x13;                                         \
+    S8_LOAD_GROUP(c, ck0, x02, x13);                          \
+    a00 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a00));      \
+    a10 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a10));      \
+    S8_LOAD_GROUP(c, ck1, x02, x13);                          \
+    a01 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a01));      \
+    a11 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a11));      \
+  } while (0)
+
+/* acc = {w0.c0, w0.c1, w1.c0, w1.c1}: rows w0 w1, two interleaved columns c;
+ * eight k per iteration. */
 static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
                               int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  for (int32_t i = n >> 2; i != 0; --i) {
-    int32_t wa = s8_load32(w0), wb = s8_load32(w1);
-    int32_t wa02 = s8_lanes02(wa), wa13 = s8_lanes13(wa);
-    int32_t wb02 = s8_lanes02(wb), wb13 = s8_lanes13(wb);
-    a00 = s8_mac4(wa02, wa13, c, a00);
-    a10 = s8_mac4(wb02, wb13, c, a10);
-    a01 = s8_mac4(wa02, wa13, c + 4, a01);
-    a11 = s8_mac4(wb02, wb13, c + 4, a11);
+  for (int32_t i = n >> 3; i != 0; --i) {
+    S8_STEP_2X2(0, 0, 8);
+    S8_STEP_2X2(4, 16, 24);
+    w0 += 8;
+    w1 += 8;
+    c += 16;
+  }
+  if (n & 4) {
+    S8_STEP_2X2(0, 0, 8);
     w0 += 4;
     w1 += 4;
     c += 8;
@@ -181,47 +211,67 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 }
 #endif
 
+/* A channel's requantization, loaded once for the outputs it scales (the
+ * int8 stores between could alias the table, so the compiler would not). */
+typedef struct {
+  int32_t bias, mantissa, shift;
+} S8Channel;
+
+static inline S8Channel s8_channel(const int32_t* q) {
+  S8Channel c = {q[0], q[1], q[2] & 0xFF};
+  return c;
+}
+
+static inline int8_t s8_output(int32_t acc, S8Channel c, const S8Requant* rq) {
+  return s8_requantize(acc, c.bias, c.mantissa, c.shift, rq->out_zp, rq->lo, rq->hi);
+}
+
 /* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in
  * buffer. Not inlined: its loops get the registers a caller's frame with a
  * variable-length column buffer would keep. */
 static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16_t* buffer,
                                                     int32_t n, int32_t channels,
-                                                    const S8Requant* rq, int8_t* y0, int8_t* y1) {
+                                                    const S8Requant* requant, int8_t* y0,
+                                                    int8_t* y1) {
+  const S8Requant rq = *requant;
   int32_t ch = 0;
   for (; ch + 2 <= channels; ch += 2) {
     int32_t acc[4];
     const int8_t* row = w + ch * n;
     s8_dot_2x2(row, row + n, buffer, n, acc);
-    const int32_t* q = rq->q + ch * 3;
-    y0[ch] = s8_requantize(acc[0], q, rq->out_zp, rq->lo, rq->hi);
-    y1[ch] = s8_requantize(acc[1], q, rq->out_zp, rq->lo, rq->hi);
-    y0[ch + 1] = s8_requantize(acc[2], q + 3, rq->out_zp, rq->lo, rq->hi);
-    y1[ch + 1] = s8_requantize(acc[3], q + 3, rq->out_zp, rq->lo, rq->hi);
+    S8Channel c0 = s8_channel(rq.q + ch * 3), c1 = s8_channel(rq.q + ch * 3 + 3);
+    y0[ch] = s8_output(acc[0], c0, &rq);
+    y1[ch] = s8_output(acc[1], c0, &rq);
+    y0[ch + 1] = s8_output(acc[2], c1, &rq);
+    y1[ch + 1] = s8_output(acc[3], c1, &rq);
   }
   if (ch < channels) {
     const int8_t* row = w + ch * n;
-    const int32_t* q = rq->q + ch * 3;
-    S8Column c0 = s8_column((int16_t*)buffer, n, 2, 0), c1 = s8_column((int16_t*)buffer, n, 2, 1);
-    y0[ch] = s8_requantize(s8_dot_1x1(row, c0.group, c0.tail, 8, n), q, rq->out_zp, rq->lo, rq->hi);
-    y1[ch] = s8_requantize(s8_dot_1x1(row, c1.group, c1.tail, 8, n), q, rq->out_zp, rq->lo, rq->hi);
+    S8Channel c0 = s8_channel(rq.q + ch * 3);
+    S8Column k0 = s8_column((int16_t*)buffer, n, 2, 0), k1 = s8_column((int16_t*)buffer, n, 2, 1);
+    int32_t a0 = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
+    int32_t a1 = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
+    y0[ch] = s8_output(a0, c0, &rq);
+    y1[ch] = s8_output(a1, c0, &rq);
   }
 }
 
 /* Every channel's output y[ch] for the lone column in buffer. */
 static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_t* buffer,
-                                                   int32_t n, int32_t channels, const S8Requant* rq,
-                                                   int8_t* y) {
+                                                   int32_t n, int32_t channels,
+                                                   const S8Requant* requant, int8_t* y) {
+  const S8Requant rq = *requant;
   int32_t ch = 0;
   for (; ch + 4 <= channels; ch += 4) {
     int32_t acc[4];
     s8_dot_4x1(w + ch * n, buffer, n, acc);
-    for (int32_t i = 0; i < 4; ++i) {
-      y[ch + i] = s8_requantize(acc[i], rq->q + (ch + i) * 3, rq->out_zp, rq->lo, rq->hi);
-    }
+    S8Channel c[4];
+    for (int32_t i = 0; i < 4; ++i) c[i] = s8_channel(rq.q + (ch + i) * 3);
+    for (int32_t i = 0; i < 4; ++i) y[ch + i] = s8_output(acc[i], c[i], &rq);
   }
   for (; ch < channels; ++ch) {
     int32_t a = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
-    y[ch] = s8_requantize(a, rq->q + ch * 3, rq->out_zp, rq->lo, rq->hi);
+    y[ch] = s8_output(a, s8_channel(rq.q + ch * 3), &rq);
   }
 }
 

@@ -59,16 +59,15 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
 }
 #endif
 
-/* One output of channel q = {bias, mantissa, right shift}: round(
- * (acc + bias) * mantissa / 2^shift), ties up, plus the output zero point,
- * clamped to [lo, hi]. From a shift of 33 on only the product's high word
- * counts (fixed_point.py's proof), so no 64-bit shift is needed; sums wrap
- * as the TE kernel's int32 sums do. */
-static inline int8_t s8_requantize(int32_t acc, const int32_t* q, int32_t out_zp, int32_t lo,
-                                   int32_t hi) {
-  int32_t x = (int32_t)((uint32_t)acc + (uint32_t)q[0]);
-  int32_t shift = q[2] & 0xFF;
-  int64_t product = (int64_t)x * q[1];
+/* One output of a channel with requantization {bias, mantissa, right
+ * shift}: round((acc + bias) * mantissa / 2^shift), ties up, plus the output
+ * zero point, clamped to [lo, hi]. From a shift of 33 on only the product's
+ * high word counts (fixed_point.py's proof), so no 64-bit shift is needed;
+ * sums wrap as the TE kernel's int32 sums do. */
+static inline int8_t s8_requantize(int32_t acc, int32_t bias, int32_t mantissa, int32_t shift,
+                                   int32_t out_zp, int32_t lo, int32_t hi) {
+  int32_t x = (int32_t)((uint32_t)acc + (uint32_t)bias);
+  int64_t product = (int64_t)x * mantissa;
   int32_t v;
   if (shift >= 33) {
     int32_t high = (int32_t)(product >> 32);
