@@ -11,25 +11,27 @@ typedef struct {
 } Geometry;
 
 /* Column c of output pixel p of image x: its taps' inputs, widened. */
-static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c) {
+static void im2col(const int8_t* x, int32_t p, const Geometry* geometry, const S8Column* c) {
+  /* Copies the compiler keeps in registers (the stores could alias them). */
+  const Geometry local = *geometry;
+  const Geometry* g = &local;
   int32_t oh = p / g->out_w, ow = p % g->out_w;
   int32_t n = g->k_h * g->k_w * g->in_c;
   if (g->in_c % 4 == 0) {
     int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
     int16_t* group = c->group;
+    const int32_t step = c->step, in_c = g->in_c;
     for (int32_t kh = 0; kh < g->k_h; ++kh) {
       int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
       for (int32_t kw = 0; kw < g->k_w; ++kw) {
         int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
         if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
-          const int8_t* src = x + (ih * g->in_w + iw) * g->in_c;
-          for (int32_t ci = 0; ci < g->in_c; ci += 4) {
-            group = s8_widen_group(s8_load32(src + ci), group, c->step);
+          const int8_t* src = x + (ih * g->in_w + iw) * in_c;
+          for (int32_t ci = 0; ci < in_c; ci += 4) {
+            group = s8_widen_group(s8_load32(src + ci), group, step);
           }
         } else {
-          for (int32_t ci = 0; ci < g->in_c; ci += 4) {
-            group = s8_widen_group(zeros, group, c->step);
-          }
+          for (int32_t ci = 0; ci < in_c; ci += 4) group = s8_widen_group(zeros, group, step);
         }
       }
     }

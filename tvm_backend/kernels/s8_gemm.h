@@ -42,16 +42,15 @@ static inline int16_t* s8_column_slot(const S8Column* c, int32_t k, int32_t n) {
 
 /* Widens four int8 inputs (one word) into the column's next group. */
 static inline int16_t* s8_widen_group(int32_t v, int16_t* group, int32_t step) {
-  s8_store32(group, s8_lanes02(v));
-  s8_store32(group + 2, s8_lanes13(v));
+  s8_store_pair(group, s8_lanes02(v), s8_lanes13(v));
   return group + step;
 }
 
 /* Widens n int8 inputs into column c. */
 static inline void s8_widen(const int8_t* src, const S8Column* c, int32_t n) {
-  int32_t n4 = n & ~3;
+  int32_t n4 = n & ~3, step = c->step;
   int16_t* group = c->group;
-  for (int32_t k = 0; k < n4; k += 4) group = s8_widen_group(s8_load32(src + k), group, c->step);
+  for (int32_t k = 0; k < n4; k += 4) group = s8_widen_group(s8_load32(src + k), group, step);
   for (int32_t k = n4; k < n; ++k) c->tail[k - n4] = src[k];
 }
 
@@ -211,19 +210,8 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 }
 #endif
 
-/* A channel's requantization, loaded once for the outputs it scales (the
- * int8 stores between could alias the table, so the compiler would not). */
-typedef struct {
-  int32_t bias, mantissa, shift;
-} S8Channel;
-
-static inline S8Channel s8_channel(const int32_t* q) {
-  S8Channel c = {q[0], q[1], q[2] & 0xFF};
-  return c;
-}
-
-static inline int8_t s8_output(int32_t acc, S8Channel c, const S8Requant* rq) {
-  return s8_requantize(acc, c.bias, c.mantissa, c.shift, rq->out_zp, rq->lo, rq->hi);
+static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant* rq) {
+  return s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
 }
 
 /* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in
@@ -240,10 +228,10 @@ static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16
     const int8_t* row = w + ch * n;
     s8_dot_2x2(row, row + n, buffer, n, acc);
     S8Channel c0 = s8_channel(rq.q + ch * 3), c1 = s8_channel(rq.q + ch * 3 + 3);
-    y0[ch] = s8_output(acc[0], c0, &rq);
-    y1[ch] = s8_output(acc[1], c0, &rq);
-    y0[ch + 1] = s8_output(acc[2], c1, &rq);
-    y1[ch + 1] = s8_output(acc[3], c1, &rq);
+    y0[ch] = s8_output(acc[0], &c0, &rq);
+    y1[ch] = s8_output(acc[1], &c0, &rq);
+    y0[ch + 1] = s8_output(acc[2], &c1, &rq);
+    y1[ch + 1] = s8_output(acc[3], &c1, &rq);
   }
   if (ch < channels) {
     const int8_t* row = w + ch * n;
@@ -251,8 +239,8 @@ static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16
     S8Column k0 = s8_column((int16_t*)buffer, n, 2, 0), k1 = s8_column((int16_t*)buffer, n, 2, 1);
     int32_t a0 = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
     int32_t a1 = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
-    y0[ch] = s8_output(a0, c0, &rq);
-    y1[ch] = s8_output(a1, c0, &rq);
+    y0[ch] = s8_output(a0, &c0, &rq);
+    y1[ch] = s8_output(a1, &c0, &rq);
   }
 }
 
@@ -267,11 +255,12 @@ static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_
     s8_dot_4x1(w + ch * n, buffer, n, acc);
     S8Channel c[4];
     for (int32_t i = 0; i < 4; ++i) c[i] = s8_channel(rq.q + (ch + i) * 3);
-    for (int32_t i = 0; i < 4; ++i) y[ch + i] = s8_output(acc[i], c[i], &rq);
+    for (int32_t i = 0; i < 4; ++i) y[ch + i] = s8_output(acc[i], &c[i], &rq);
   }
   for (; ch < channels; ++ch) {
     int32_t a = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
-    y[ch] = s8_output(a, s8_channel(rq.q + ch * 3), &rq);
+    S8Channel c = s8_channel(rq.q + ch * 3);
+    y[ch] = s8_output(a, &c, &rq);
   }
 }
 
