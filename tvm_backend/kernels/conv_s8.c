@@ -10,13 +10,11 @@ typedef struct {
   int32_t in_zp;
 } Geometry;
 
-/* Column c of output pixel p of image x: its taps' inputs, widened. */
-static void im2col(const int8_t* x, int32_t p, const Geometry* geometry, const S8Column* c) {
-  /* Copies the compiler keeps in registers (the stores could alias them). */
-  const Geometry local = *geometry;
-  const Geometry* g = &local;
+/* Column c of output pixel p of image x: its taps' inputs, widened (row:
+ * scratch for the taps' bytes). */
+static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c,
+                          int8_t* row) {
   int32_t oh = p / g->out_w, ow = p % g->out_w;
-  int32_t n = g->k_h * g->k_w * g->in_c;
   if (g->in_c % 4 == 0) {
     int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
     int16_t* group = c->group;
@@ -37,18 +35,22 @@ static void im2col(const int8_t* x, int32_t p, const Geometry* geometry, const S
     }
     return;
   }
-  int32_t k = 0;
+  /* Channels not in fours: the taps' bytes gathered in order, then widened. */
+  int8_t* at = row;
   for (int32_t kh = 0; kh < g->k_h; ++kh) {
     int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
     for (int32_t kw = 0; kw < g->k_w; ++kw) {
       int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
-      int inside = ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w;
-      const int8_t* src = x + (ih * g->in_w + iw) * g->in_c;
-      for (int32_t ci = 0; ci < g->in_c; ++ci, ++k) {
-        *s8_column_slot(c, k, n) = (int16_t)(inside ? src[ci] : g->in_zp);
+      /* A byte loop: a call to memcpy costs more than one or three bytes. */
+      if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
+        const int8_t* src = x + (ih * g->in_w + iw) * g->in_c;
+        for (int32_t ci = 0; ci < g->in_c; ++ci) *at++ = src[ci];
+      } else {
+        for (int32_t ci = 0; ci < g->in_c; ++ci) *at++ = (int8_t)g->in_zp;
       }
     }
   }
+  s8_widen(row, c, g->k_h * g->k_w * g->in_c);
 }
 
 void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
@@ -64,6 +66,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   int32_t pixels = out_h * out_w;
   /* Word aligned: the DSP kernels read it with LDRD. */
   int16_t buffer[2 * n] __attribute__((aligned(4)));
+  int8_t row[n] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
   for (int32_t b = 0; b < batch; ++b) {
@@ -71,12 +74,12 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     int8_t* out = y + b * pixels * out_c;
     int32_t p = 0;
     for (; p + 2 <= pixels; p += 2) {
-      im2col(image, p, &g, &pair0);
-      im2col(image, p + 1, &g, &pair1);
+      im2col(image, p, &g, &pair0, row);
+      im2col(image, p + 1, &g, &pair1, row);
       s8_gemm_2cols(w, buffer, n, out_c, &rq, out + p * out_c, out + (p + 1) * out_c);
     }
     if (p < pixels) {
-      im2col(image, p, &g, &alone);
+      im2col(image, p, &g, &alone, row);
       s8_gemm_1col(w, buffer, n, out_c, &rq, out + p * out_c);
     }
   }

@@ -34,12 +34,6 @@ static inline S8Column s8_column(int16_t* buffer, int32_t n, int32_t cols, int32
   return c;
 }
 
-/* Input k's place in column c of n inputs. */
-static inline int16_t* s8_column_slot(const S8Column* c, int32_t k, int32_t n) {
-  if (k >= (n & ~3)) return c->tail + k - (n & ~3);
-  return c->group + (k >> 2) * c->step + (((k & 1) << 1) | ((k >> 1) & 1));
-}
-
 /* Widens four int8 inputs (one word) into the column's next group. */
 static inline int16_t* s8_widen_group(int32_t v, int16_t* group, int32_t step) {
   s8_store_pair(group, s8_lanes02(v), s8_lanes13(v));
