@@ -247,9 +247,14 @@ static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_
   for (; ch + 4 <= channels; ch += 4) {
     int32_t acc[4];
     s8_dot_4x1(w + ch * n, buffer, n, acc);
-    S8Channel c[4];
-    for (int32_t i = 0; i < 4; ++i) c[i] = s8_channel(rq.q + (ch + i) * 3);
-    for (int32_t i = 0; i < 4; ++i) y[ch + i] = s8_output(acc[i], &c[i], &rq);
+    const int32_t* q = rq.q + ch * 3;
+    S8Channel c0 = s8_channel(q), c1 = s8_channel(q + 3);
+    y[ch] = s8_output(acc[0], &c0, &rq);
+    y[ch + 1] = s8_output(acc[1], &c1, &rq);
+    c0 = s8_channel(q + 6);
+    c1 = s8_channel(q + 9);
+    y[ch + 2] = s8_output(acc[2], &c0, &rq);
+    y[ch + 3] = s8_output(acc[3], &c1, &rq);
   }
   for (; ch < channels; ++ch) {
     int32_t a = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
