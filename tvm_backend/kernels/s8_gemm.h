@@ -154,20 +154,29 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
   return s8_dot_tail(w, tail, n & 3, a);
 }
 #else
-/* acc plus a row's four inputs times a column group's. */
-static inline int32_t s8_mac4(const int8_t* w, const int16_t* c, int32_t acc) {
-  return acc + w[0] * c[0] + w[1] * c[2] + w[2] * c[1] + w[3] * c[3];
-}
+/* Without the DSP extension, one k at a time: its weights against its
+ * inputs, at place cj of the reordered group (x0 x2 x1 x3), each loaded
+ * value used at once so that the registers hold the accumulators. */
+#define S8_MAC_2X2(j, cj)                                       \
+  do {                                                          \
+    int32_t wa = w0[j], wb = w1[j], xa = c[cj], xb = c[4 + cj]; \
+    a00 += wa * xa;                                             \
+    a01 += wa * xb;                                             \
+    a10 += wb * xa;                                             \
+    a11 += wb * xb;                                             \
+  } while (0)
 
 static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
                               int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  const int8_t* end = w0 + (n & ~3);
-  for (; w0 != end; w0 += 4, w1 += 4, c += 8) {
-    a00 = s8_mac4(w0, c, a00);
-    a01 = s8_mac4(w0, c + 4, a01);
-    a10 = s8_mac4(w1, c, a10);
-    a11 = s8_mac4(w1, c + 4, a11);
+  for (int32_t i = n >> 2; i != 0; --i) {
+    S8_MAC_2X2(0, 0);
+    S8_MAC_2X2(1, 2);
+    S8_MAC_2X2(2, 1);
+    S8_MAC_2X2(3, 3);
+    w0 += 4;
+    w1 += 4;
+    c += 8;
   }
   int32_t t = n & 3;
   acc[0] = s8_dot_tail(w0, c, t, a00);
@@ -176,23 +185,41 @@ static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t*
   acc[3] = s8_dot_tail(w1, c + t, t, a11);
 }
 
+#define S8_MAC_4X1(j, cj) \
+  do {                    \
+    int32_t x = c[cj];    \
+    a0 += w[j] * x;       \
+    a1 += w1[j] * x;      \
+    a2 += w2[j] * x;      \
+    a3 += w3[j] * x;      \
+  } while (0)
+
 static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int32_t* acc) {
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int8_t* w1 = w + n;
   const int8_t* w2 = w1 + n;
   const int8_t* w3 = w2 + n;
-  const int8_t* end = w + (n & ~3);
-  for (; w != end; w += 4, w1 += 4, w2 += 4, w3 += 4, c += 4) {
-    a0 = s8_mac4(w, c, a0);
-    a1 = s8_mac4(w1, c, a1);
-    a2 = s8_mac4(w2, c, a2);
-    a3 = s8_mac4(w3, c, a3);
+  for (int32_t i = n >> 2; i != 0; --i) {
+    S8_MAC_4X1(0, 0);
+    S8_MAC_4X1(1, 2);
+    S8_MAC_4X1(2, 1);
+    S8_MAC_4X1(3, 3);
+    w += 4;
+    w1 += 4;
+    w2 += 4;
+    w3 += 4;
+    c += 4;
   }
   int32_t t = n & 3;
   acc[0] = s8_dot_tail(w, c, t, a0);
   acc[1] = s8_dot_tail(w1, c, t, a1);
   acc[2] = s8_dot_tail(w2, c, t, a2);
   acc[3] = s8_dot_tail(w3, c, t, a3);
+}
+
+/* acc plus a row's four inputs times a column group's. */
+static inline int32_t s8_mac4(const int8_t* w, const int16_t* c, int32_t acc) {
+  return acc + w[0] * c[0] + w[1] * c[2] + w[2] * c[1] + w[3] * c[3];
 }
 
 static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_t* tail,

@@ -204,10 +204,10 @@ def _link_c_kernels(stems, cpu, lib0, tmp):
         subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + [
             "-c", os.path.join(KERNELS_DIR, f"{stem}.c"), "-o", obj], check=True)
         objects.append(obj)
-    linker = c_compiler(cpu)[0]
-    linker = linker[:-len("gcc")] + "ld" if linker.endswith("gcc") else "ld"
+    # The compiler driver links, so that ld gets the CPU's emulation (rv32).
     merged = os.path.join(tmp, "lib0_kernels.o")
-    subprocess.run([linker, "-r", "-o", merged, lib0] + objects, check=True)
+    subprocess.run(c_compiler(cpu) + ["-r", "-nostdlib", "-o", merged, lib0] + objects,
+                   check=True)
     os.replace(merged, lib0)
 
 
