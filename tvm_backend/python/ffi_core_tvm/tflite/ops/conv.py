@@ -36,6 +36,8 @@ def _conv(ctx, op, depthwise):
     args = (s, x.shape, w.shape, out.shape, stride, dilation, pad, in_zp, out_zp, act)
     if depthwise:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d(*args))
+    elif ctx.c_kernels:
+        gv = ctx.kernel(key, lambda: kernels.conv2d_c(*args))
     else:
         gv = ctx.kernel(key, lambda: kernels.conv2d(*args, dsp=ctx.dsp))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)
