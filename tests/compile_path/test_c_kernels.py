@@ -26,7 +26,8 @@ from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("c_kernels") / "kernels.so")
-    sources = [os.path.join(KERNELS_DIR, f) for f in ("conv_s8.c", "fully_connected_s8.c")]
+    sources = [os.path.join(KERNELS_DIR, f) for f in ("conv_s8.c", "fully_connected_s8.c",
+                                                          "depthwise_conv_s8.c")]
     subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + ["-shared", "-o", path] + sources,
                    check=True)
     return ctypes.CDLL(path)
@@ -122,4 +123,43 @@ def test_fully_connected_s8(library, batch, features, units, low_shifts):
     y = np.zeros((batch, units), "int8")
     library.ffi_core_fully_connected_s8(_ptr(x), _ptr(blob), _ptr(y), s.weights_offset,
                                         s.table_offset, batch, features, units, out_zp, *act)
+    np.testing.assert_array_equal(y, expected)
+
+
+DEPTHWISE = [
+    # (batch, h, w, channels, kh, kw, stride, dilation, same padding)
+    (1, 25, 5, 64, 3, 3, 1, 1, True),
+    (1, 12, 12, 8, 3, 3, 2, 1, True),
+    (1, 7, 9, 6, 3, 3, 1, 1, False),
+    (2, 6, 6, 13, 3, 3, 2, 1, True),
+    (1, 9, 7, 4, 3, 2, 1, 2, True),
+    (1, 5, 5, 3, 5, 5, 1, 1, True),
+    (1, 1, 1, 12, 1, 1, 1, 1, False),
+]
+
+
+@pytest.mark.parametrize("shape", DEPTHWISE)
+@pytest.mark.parametrize("low_shifts", [False, True])
+def test_depthwise_conv_s8(library, shape, low_shifts):
+    n, h, w, ch, kh, kw, stride, dil, same = shape
+    rng = np.random.default_rng(abs(hash((shape, low_shifts, "dw"))) % 2**32)
+    if same:
+        oh, ow = -(-h // stride), -(-w // stride)
+        pad = tuple(max(((o - 1) * stride + (k - 1) * dil + 1 - size), 0) // 2
+                    for o, k, size in ((oh, kh, h), (ow, kw, w)))
+    else:
+        oh, ow = (h - (kh - 1) * dil - 1) // stride + 1, (w - (kw - 1) * dil - 1) // stride + 1
+        pad = (0, 0)
+    weights = rng.integers(-128, 128, (1, kh, kw, ch), dtype="int8")
+    blob, s = _constants(rng, weights, ch, low_shifts)
+    x = rng.integers(-128, 128, (n, h, w, ch), dtype="int8")
+    in_zp, out_zp = int(rng.integers(-128, 128)), int(rng.integers(-128, 128))
+    act = _act(rng)
+    args = ((n, h, w, ch), weights.shape, (n, oh, ow, ch), (stride, stride), (dil, dil), pad,
+            in_zp, out_zp, act)
+    expected = _te(kernels.depthwise_conv2d(s, *args), x, blob, out=(n, oh, ow, ch))
+    y = np.zeros((n, oh, ow, ch), "int8")
+    library.ffi_core_depthwise_conv_s8(_ptr(x), _ptr(blob), _ptr(y), s.weights_offset,
+                                       s.table_offset, n, h, w, ch, oh, ow, kh, kw, stride,
+                                       stride, dil, dil, *pad, in_zp, out_zp, *act)
     np.testing.assert_array_equal(y, expected)

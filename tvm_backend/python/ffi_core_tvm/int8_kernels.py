@@ -210,6 +210,18 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
     return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
 
 
+def depthwise_conv2d_c(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp,
+                       act):
+    """depthwise_conv2d's results from the C micro-kernel
+    ffi_core_depthwise_conv_s8 (depthwise_conv_s8.c), channel multiplier 1."""
+    x = te.placeholder(in_shape, "int8", "x")
+    n, h, w, ch = in_shape
+    _, oh, ow, _ = out_shape
+    return _extern("ffi_core_depthwise_conv_s8", x, s, out_shape, s.weights_offset,
+                   s.table_offset, n, h, w, ch, oh, ow, w_shape[1], w_shape[2], *stride,
+                   *dilation, *pad, in_zp, out_zp, *act)
+
+
 def transposed_tap(x, oh, ow, kh, kw, stride, pad):
     """(ih, iw, hit) of the input position that a transposed convolution's
     tap (kh, kw) scatters to output (oh, ow): ih * stride + kh - pad = oh.
