@@ -61,13 +61,6 @@ static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, c
 }
 #endif
 
-/* The output of channel c from its sum. */
-static inline int8_t dw_output(int32_t acc, const int32_t* q, int32_t c, int32_t out_zp, int32_t lo,
-                               int32_t hi) {
-  const S8Channel ch = s8_channel(q + 3 * c);
-  return s8_requantize(acc, &ch, out_zp, lo, hi);
-}
-
 void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
                                 int32_t q_off, int32_t batch, int32_t in_h, int32_t in_w,
                                 int32_t ch, int32_t out_h, int32_t out_w, int32_t k_h, int32_t k_w,
@@ -79,7 +72,12 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   const int32_t taps = k_h * k_w;
   int8_t zeros[ch] __attribute__((aligned(4)));
   const int8_t* at[taps];
-  for (int32_t c = 0; c < ch; ++c) zeros[c] = (int8_t)in_zp;
+  /* Each channel's requantization, read once rather than once a pixel. */
+  S8Channel chans[ch];
+  for (int32_t c = 0; c < ch; ++c) {
+    zeros[c] = (int8_t)in_zp;
+    chans[c] = s8_channel(q + 3 * c);
+  }
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * ch;
     for (int32_t oh = 0; oh < out_h; ++oh) {
@@ -98,14 +96,17 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
         for (; c + 4 <= ch; c += 4) {
           int32_t sums[4];
           dw_sums4(at, taps, c, w + c, ch, sums);
-          for (int32_t k = 0; k < 4; ++k) out[c + k] = dw_output(sums[k], q, c + k, out_zp, lo, hi);
+          out[c] = s8_requantize(sums[0], &chans[c], out_zp, lo, hi);
+          out[c + 1] = s8_requantize(sums[1], &chans[c + 1], out_zp, lo, hi);
+          out[c + 2] = s8_requantize(sums[2], &chans[c + 2], out_zp, lo, hi);
+          out[c + 3] = s8_requantize(sums[3], &chans[c + 3], out_zp, lo, hi);
         }
         for (; c < ch; ++c) {
           int32_t a = 0;
           for (t = 0; t < taps; ++t) {
             a = (int32_t)((uint32_t)a + (uint32_t)(at[t][c] * w[t * ch + c]));
           }
-          out[c] = dw_output(a, q, c, out_zp, lo, hi);
+          out[c] = s8_requantize(a, &chans[c], out_zp, lo, hi);
         }
       }
     }
