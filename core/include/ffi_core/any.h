@@ -66,7 +66,7 @@ class AnyView : public detail::AnyBase {
 
   static AnyView FromRaw(const TVMFFIAny& raw) {
     AnyView v;
-    v.data_ = raw;
+    CopyAny(&v.data_, raw);
     return v;
   }
 };
@@ -85,15 +85,18 @@ class Any : public detail::AnyBase {
     RetainIfObject();
   }
   Any(const Any& other) {
-    data_ = other.data_;
+    CopyAny(&data_, other.data_);
     RetainIfObject();
   }
   Any(Any&& other) noexcept {
-    data_ = other.data_;
+    CopyAny(&data_, other.data_);
     other.data_ = NoneAny();
   }
   Any& operator=(Any other) noexcept {
-    std::swap(data_, other.data_);
+    TVMFFIAny old;
+    CopyAny(&old, data_);
+    CopyAny(&data_, other.data_);
+    CopyAny(&other.data_, old);
     return *this;
   }
   ~Any() { reset(); }
@@ -106,11 +109,21 @@ class Any : public detail::AnyBase {
   // (e.g. a call's result).
   static Any AdoptRaw(const TVMFFIAny& raw) {
     Any a;
-    a.data_ = raw;
+    CopyAny(&a.data_, raw);
     return a;
   }
   // Hands the value (and its reference) to a raw TVMFFIAny.
-  TVMFFIAny ReleaseRaw() { return std::exchange(data_, NoneAny()); }
+  TVMFFIAny ReleaseRaw() {
+    TVMFFIAny out;
+    CopyAny(&out, data_);
+    data_ = NoneAny();
+    return out;
+  }
+  // The same into *out.
+  void ReleaseRawTo(TVMFFIAny* out) {
+    CopyAny(out, data_);
+    data_ = NoneAny();
+  }
 
   void reset() {
     if (data_.type_index >= kTVMFFIStaticObjectBegin) ObjectDecRef(data_.v_obj);
@@ -126,13 +139,13 @@ class Any : public detail::AnyBase {
 static_assert(sizeof(AnyView) == sizeof(TVMFFIAny), "AnyView must keep TVMFFIAny's layout");
 static_assert(sizeof(Any) == sizeof(TVMFFIAny), "Any must keep TVMFFIAny's layout");
 
-inline AnyView::AnyView(const Any& value) { data_ = value.raw(); }
+inline AnyView::AnyView(const Any& value) { CopyAny(&data_, value.raw()); }
 
 // Any and AnyView as function arguments and results.
 template <>
 struct TypeTraits<AnyView> {
   static constexpr const char* kName = "Any";
-  static void Write(const AnyView& v, TVMFFIAny* out) { *out = v.raw(); }
+  static void Write(const AnyView& v, TVMFFIAny* out) { CopyAny(out, v.raw()); }
   static Conversion Read(const TVMFFIAny& in, AnyView* out) {
     *out = AnyView::FromRaw(in);
     return Conversion::kOk;
@@ -141,7 +154,7 @@ struct TypeTraits<AnyView> {
 template <>
 struct TypeTraits<Any> {
   static constexpr const char* kName = "Any";
-  static void Write(const Any& v, TVMFFIAny* out) { *out = v.raw(); }
+  static void Write(const Any& v, TVMFFIAny* out) { CopyAny(out, v.raw()); }
   static Conversion Read(const TVMFFIAny& in, Any* out) {
     Expected<Any> owned = Any::FromView(AnyView::FromRaw(in));
     if (!owned.ok()) return Conversion::kFailed;

@@ -59,7 +59,7 @@ int PackedSafeCall(void* handle, const TVMFFIAny* args, int32_t num_args, TVMFFI
   Status s =
       (*CallableOf<F>(handle))(PackedArgs(reinterpret_cast<const AnyView*>(args), num_args), &rv);
   if (!s.ok()) return SafeCallFailed();
-  *result = rv.ReleaseRaw();
+  rv.ReleaseRawTo(result);
   return 0;
 }
 

@@ -36,6 +36,15 @@ inline TVMFFIAny NoneAny() {
   return a;
 }
 
+// Copies a TVMFFIAny field by field: an aggregate copy becomes a call to
+// memcpy at -Os on RV32 (picolibc's, a byte loop); always inlined, where GCC
+// would otherwise call it.
+[[gnu::always_inline]] inline void CopyAny(TVMFFIAny* dst, const TVMFFIAny& src) {
+  dst->type_index = src.type_index;
+  dst->zero_padding = src.zero_padding;
+  dst->v_int64 = src.v_int64;
+}
+
 // Starts writing a value of `index`: None's zero bytes, then the index; the
 // caller sets the payload.
 inline TVMFFIAny* WriteIndex(int32_t index, TVMFFIAny* out) {

@@ -7,7 +7,10 @@
  * Relax functions ("main") are found with ffi.ModuleGetFunction and called
  * with DLTensors or Tensors. Memory (storage, tensors, register files) comes
  * from ffi-core's installed allocator; constants stay where the library put
- * them when their alignment allows.
+ * them when their alignment allows. What a call makes is kept for the next
+ * call of the same executable (under the same allocator), which then makes
+ * nothing again; a failed call, FFICoreTVMReleaseKept and unloading the
+ * executable give it back.
  *
  * The entry points below are what the generated code calls. C99 and C++.
  */
@@ -40,6 +43,10 @@ typedef struct {
 
 /* Counters of every executable loaded so far. */
 TVM_DLL void FFICoreTVMGetVMStats(FFICoreTVMVMStats* out);
+
+/* Gives back what every loaded executable keeps from one call to the next
+ * (its storage, tensors and register files); the next call makes them again. */
+TVM_DLL void FFICoreTVMReleaseKept(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -27,12 +27,57 @@ _TENSOR_MAGIC = struct.pack("<Q", 0xDD5E40F096B4A13F)
 _LIBRARY_BIN = b"__tvm_ffi__library_bin"
 _CORE_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "core",
                              "include")
+# The C micro-kernels some int8 kernels call (int8_kernels._extern).
+KERNELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kernels")
+# -O2 without instruction scheduling: GCC's scheduler hoists the GEMM's
+# loads and spills its accumulators (measured on the M4F: 49 instructions
+# per 32 products against 38).
+C_KERNEL_FLAGS = ["-O2", "-fno-schedule-insns", "-fno-schedule-insns2", "-std=c99",
+                  "-ffunction-sections", "-Wa,--noexecstack", "-Wall", "-Wextra", "-Werror"]
 
 
 def pass_context():
     """How the compile path builds: kernels do not check their arguments
     again (the entry function checks the model's inputs)."""
     return tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True})
+
+
+# The tensors ffi-core's VM keeps from one call to the next
+# (VMPool::kTensors, tvm_backend/src/vm/vm_objects.h).
+VM_KEPT_TENSORS = 16
+
+
+@relax.expr_functor.mutator
+class _DropKills(relax.PyExprMutator):
+    """Drops R.vm.kill_object from a function whose tensors ffi-core's VM
+    keeps all from one call to the next (VMPool): there a kill frees
+    nothing, and each is a builtin call (vm.builtin.null_value). The
+    register file releases them on return. A larger function keeps its
+    kills: they let a kept tensor be taken again within the call."""
+
+    _kill = tvm.ir.Op.get("relax.vm.kill_object")
+
+    def visit_var_binding_(self, binding):
+        if isinstance(binding.value, relax.Call) and binding.value.op.same_as(self._kill):
+            return
+        super().visit_var_binding_(binding)
+
+
+def _lower(mod, target):
+    """TVM's default Relax pipeline, without the kills (_DropKills)."""
+    with target:
+        mod = relax.get_pipeline("default")(mod)
+    tensor = tvm.ir.Op.get("relax.vm.alloc_tensor")
+    for gv, f in list(mod.functions.items()):
+        if not isinstance(f, relax.Function):
+            continue
+        tensors = []
+        relax.analysis.post_order_visit(
+            f, lambda e: tensors.append(e) if isinstance(e, relax.Call) and
+            e.op.same_as(tensor) else None)
+        if len(tensors) <= VM_KEPT_TENSORS:
+            mod[gv] = _DropKills().visit_expr(f)
+    return mod
 
 
 def planned_storage_bytes(mod):
@@ -182,6 +227,29 @@ __attribute__((constructor)) static void ffi_core_register_library_bin(void) {{
     return [{"offset": o + pad, "bytes": n} for o, n in constants]
 
 
+def c_kernels(mod):
+    """The C micro-kernels (tvm_backend/kernels/<stem>.c) mod's kernels call."""
+    return sorted({str(f.attrs["ffi_core_c_kernel"]) for _, f in mod.functions.items()
+                   if isinstance(f, tvm.tirx.PrimFunc) and f.attrs is not None
+                   and "ffi_core_c_kernel" in f.attrs})
+
+
+def _link_c_kernels(stems, cpu, lib0, tmp):
+    """Compiles the C micro-kernels `stems` for cpu and folds them into
+    lib0 (ld -r), so that a model stays the two objects model.json lists."""
+    objects = []
+    for stem in stems:
+        obj = os.path.join(tmp, f"{stem}.o")
+        subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + [
+            "-c", os.path.join(KERNELS_DIR, f"{stem}.c"), "-o", obj], check=True)
+        objects.append(obj)
+    # The compiler driver links, so that ld gets the CPU's emulation (rv32).
+    merged = os.path.join(tmp, "lib0_kernels.o")
+    subprocess.run(c_compiler(cpu) + ["-r", "-nostdlib", "-o", merged, lib0] + objects,
+                   check=True)
+    os.replace(merged, lib0)
+
+
 def _spec(t):
     """An input's or output's entry in model.json: per-tensor quantization as
     scale and zero_point, per-channel as lists with the channel axis."""
@@ -203,7 +271,8 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
     os.makedirs(out_dir, exist_ok=True)
     target = llvm_target(cpu)
     with pass_context():
-        ex = relax.build(mod, target, exec_mode="compiled", system_lib=True)
+        ex = relax.build(_lower(mod, target), target, relax_pipeline=None, exec_mode="compiled",
+                         system_lib=True)
     with tempfile.TemporaryDirectory() as tmp:
         tar_path = os.path.join(tmp, "model.tar")
         ex.export_library(tar_path)
@@ -211,6 +280,9 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
             tar.extractall(tmp)
         lib0 = os.path.join(out_dir, f"{name}_lib0.o")
         os.replace(os.path.join(tmp, "lib0.o"), lib0)
+        stems = c_kernels(mod)
+        if stems:
+            _link_c_kernels(stems, cpu, lib0, tmp)
         blob = _library_bin(os.path.join(tmp, "devc.o"))
         # What the model registers: lib0's __tvm_ffi_* symbols and the executable.
         symbols = 1 + sum(1 for s in _elf_symbols(lib0) if s.startswith(b"__tvm_ffi_"))
@@ -227,6 +299,7 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
         "executable_bytes": len(blob),
         "system_lib_symbols": symbols,
         "kernels": kernels,
+        "c_kernels": stems,
     }
     with open(os.path.join(out_dir, "model.json"), "w") as f:
         json.dump(info, f, indent=1)

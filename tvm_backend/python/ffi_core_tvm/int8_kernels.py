@@ -178,6 +178,31 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
     return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
 
 
+def _extern(symbol, x, s, out_shape, *args):
+    """A kernel that calls the C micro-kernel `symbol`, ffi_core_<stem> of
+    tvm_backend/kernels/<stem>.c, with the input, the weight blob and the
+    output, then `args`, compile-time ints. The PrimFunc's attribute
+    ffi_core_c_kernel names the file for compile.py, which links it in."""
+    def body(ins, outs):
+        ptrs = [ins[0].access_ptr("r"), ins[1].access_ptr("r"), outs[0].access_ptr("w")]
+        return tir.Evaluate(tir.call_extern("int32", symbol, *ptrs,
+                                            *[tir.const(int(a), "int32") for a in args]))
+
+    y = te.extern(out_shape, [x, s.blob], body, name="y", dtype="int8")
+    return _prim_func([x, s.blob, y]).with_attr("ffi_core_c_kernel",
+                                                symbol[len("ffi_core_"):])
+
+
+def conv2d_c(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
+    """conv2d's results from the C micro-kernel ffi_core_conv_s8 (conv_s8.c)."""
+    x = te.placeholder(in_shape, "int8", "x")
+    n, h, w, ci = in_shape
+    _, oh, ow, co = out_shape
+    return _extern("ffi_core_conv_s8", x, s, out_shape, s.weights_offset, s.table_offset, n, h,
+                   w, ci, oh, ow, co, w_shape[1], w_shape[2], *stride, *dilation, *pad, in_zp,
+                   out_zp, *act)
+
+
 def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
     """DEPTHWISE_CONV_2D: output channel c reads input channel c // multiplier."""
     ci_n = in_shape[3]
@@ -192,6 +217,18 @@ def depthwise_conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_
         return te.sum(xv * w(0, kh, kw, c).astype("int32"), axis=[kh, kw])
 
     return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
+
+
+def depthwise_conv2d_c(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp,
+                       act):
+    """depthwise_conv2d's results from the C micro-kernel
+    ffi_core_depthwise_conv_s8 (depthwise_conv_s8.c), channel multiplier 1."""
+    x = te.placeholder(in_shape, "int8", "x")
+    n, h, w, ch = in_shape
+    _, oh, ow, _ = out_shape
+    return _extern("ffi_core_depthwise_conv_s8", x, s, out_shape, s.weights_offset,
+                   s.table_offset, n, h, w, ch, oh, ow, w_shape[1], w_shape[2], *stride,
+                   *dilation, *pad, in_zp, out_zp, *act)
 
 
 def transposed_tap(x, oh, ow, kh, kw, stride, pad):
@@ -370,6 +407,14 @@ def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp
     y = te.compute((batch, out_features),
                    lambda b, o: _requantize(acc[b, o], s, o, out_zp, act), name="y")
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
+
+
+def fully_connected_c(s, batch, in_features, out_features, out_zp, act):
+    """fully_connected's results from the C micro-kernel
+    ffi_core_fully_connected_s8 (fully_connected_s8.c)."""
+    x = te.placeholder((batch, in_features), "int8", "x")
+    return _extern("ffi_core_fully_connected_s8", x, s, (batch, out_features), s.weights_offset,
+                   s.table_offset, batch, in_features, out_features, out_zp, *act)
 
 
 def pool_window(x, out_shape, window, stride, pad, value, zero):

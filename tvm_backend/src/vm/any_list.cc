@@ -25,7 +25,7 @@ extern "C" {
 int TVMBackendAnyListSetPackedArg(void* anylist, int index, TVMFFIAny* args, int arg_offset) {
   if (anylist == nullptr || args == nullptr) return NullList("TVMBackendAnyListSetPackedArg");
   // A view: the list keeps the value alive for the call.
-  args[arg_offset] = static_cast<const TVMFFIAny*>(anylist)[index];
+  ffi_core::CopyAny(&args[arg_offset], static_cast<const TVMFFIAny*>(anylist)[index]);
   return 0;
 }
 
@@ -40,8 +40,9 @@ int TVMBackendAnyListMoveFromPackedReturn(void* anylist, int index, TVMFFIAny* a
   if (anylist == nullptr || args == nullptr) {
     return NullList("TVMBackendAnyListMoveFromPackedReturn");
   }
-  // The return slot owned its value; the list owns it now.
-  static_cast<ffi_core::Any*>(anylist)[index] = ffi_core::Any::AdoptRaw(args[ret_offset]);
+  // The return slot owned its value; the list owns it now, in place of the old one.
+  static_cast<ffi_core::Any*>(anylist)[index].reset();
+  ffi_core::CopyAny(static_cast<TVMFFIAny*>(anylist) + index, args[ret_offset]);
   args[ret_offset] = ffi_core::NoneAny();
   return 0;
 }

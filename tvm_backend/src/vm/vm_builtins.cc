@@ -317,7 +317,17 @@ Status CheckFuncInfo(PackedArgs args, Any*) {
   return Status::Ok();
 }
 
-// alloc_storage(ctx, size: Shape, device_index, dtype_hint, mem_scope)
+// The storage as an owned Any.
+Any StorageAny(StorageObj* storage) {
+  TVMFFIAny raw = NoneAny();
+  raw.type_index = storage->header.type_index;
+  raw.v_obj = &storage->header;
+  return Any::AdoptRaw(raw);
+}
+
+// alloc_storage(ctx, size: Shape, device_index, dtype_hint, mem_scope). Inside
+// a VM call (ctx a live state) the storage is kept in the state's pool and
+// handed out again on the next call.
 Status AllocStorage(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 4, "alloc_storage"));
   FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[1].As<Shape>());
@@ -330,12 +340,17 @@ Status AllocStorage(PackedArgs args, Any* rv) {
     numel *= shape[i];
   }
   const size_t bytes = DataSize(numel, hint);
-  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<StorageObj> storage, NewStorage(bytes, kStorageAlignment));
   NoteStorage(bytes);
-  TVMFFIAny raw = NoneAny();
-  raw.type_index = storage->header.type_index;
-  raw.v_obj = &storage.release()->header;
-  *rv = Any::AdoptRaw(raw);
+  VMStateObj* state = FindLiveState(args[0].raw());
+  if (state != nullptr) {
+    if (StorageObj* kept = PoolTakeStorage(state, bytes)) {
+      *rv = StorageAny(kept);
+      return Status::Ok();
+    }
+  }
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<StorageObj> storage, NewStorage(bytes, kStorageAlignment));
+  if (state != nullptr) PoolKeepStorage(state, storage.get());
+  *rv = StorageAny(storage.release());
   return Status::Ok();
 }
 
@@ -363,7 +378,8 @@ struct StorageView {
   void FreeData(DLTensor*) {}
 };
 
-// alloc_tensor(storage, offset, shape, dtype[, scope])
+// alloc_tensor(storage, offset, shape, dtype[, scope]). A tensor of a kept
+// storage is kept too (VMPool): the next call's same request takes it again.
 Status AllocTensor(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 4, "alloc_tensor"));
   StorageObj* storage = AsStorage(args[0].raw());
@@ -371,13 +387,36 @@ Status AllocTensor(PackedArgs args, Any* rv) {
     return RaiseError(ErrorKind::kTypeError,
                       {"vm.builtin.alloc_tensor: expects a Storage, but get ", TypeName(args[0])});
   }
-  FFI_CORE_ASSIGN_OR_RETURN(int64_t offset, args[1].As<int64_t>());
-  FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[2].As<Shape>());
-  FFI_CORE_ASSIGN_OR_RETURN(DLDataType dtype, args[3].As<DLDataType>());
+  // What compiled code passes (an int, a dtype) is read as it is; another
+  // form goes through the conversions and their errors.
+  int64_t offset = args[1].raw().v_int64;
+  if (args[1].type_index() != kTVMFFIInt) {
+    FFI_CORE_ASSIGN_OR_RETURN(offset, args[1].As<int64_t>());
+  }
+  DLDataType dtype = args[3].raw().v_dtype;
+  if (args[3].type_index() != kTVMFFIDataType) {
+    FFI_CORE_ASSIGN_OR_RETURN(dtype, args[3].As<DLDataType>());
+  }
+  // The shape is read where it is (the call holds it): no reference taken.
+  Shape shape;
+  if (args[2].type_index() != kTVMFFIShape) {
+    FFI_CORE_ASSIGN_OR_RETURN(shape, args[2].As<Shape>());
+  }
+  const TVMFFIShapeCell& cell = args[2].type_index() == kTVMFFIShape
+                                    ? reinterpret_cast<ShapeObj*>(args[2].raw().v_obj)->cell
+                                    : shape.object()->cell;
+  const IntSpan dims{cell.data, static_cast<int32_t>(cell.size)};
+  if (TVMFFIObject* kept = PoolTakeTensor(storage, offset, dims, dtype)) {
+    TVMFFIAny raw = NoneAny();
+    raw.type_index = kTVMFFITensor;
+    raw.v_obj = kept;
+    *rv = Any::AdoptRaw(raw);
+    return Status::Ok();
+  }
   FFI_CORE_ASSIGN_OR_RETURN(
       Tensor t, Tensor::FromNDAlloc(StorageView{ObjectPtr<StorageObj>::Retain(storage), offset},
-                                    IntSpan{shape.data(), static_cast<int32_t>(shape.size())},
-                                    dtype, DLDevice{kDLCPU, 0}));
+                                    dims, dtype, DLDevice{kDLCPU, 0}));
+  PoolKeepTensor(storage, &t.object().get()->header);
   *rv = Any(t);
   return Status::Ok();
 }

@@ -207,7 +207,11 @@ Expected<ObjectPtr<VMStateObj>> ParseExecutable(ModuleObj* library, const uint8_
                                                                      sizeof(VMFunctionInfo)));
   ObjectPtr<VMStateObj> state = ObjectPtr<VMStateObj>::Adopt(raw);
   state->library = library;
+  for (size_t i = 0; i < static_cast<size_t>(num_funcs); ++i) {
+    state->infos()[i].spare_registers = nullptr;
+  }
   state->num_infos = static_cast<size_t>(num_funcs);
+  AddLiveState(state.get());
   for (size_t i = 0; i < state->num_infos; ++i) {
     VMFunctionInfo& f = state->infos()[i];
     const uint8_t* name = nullptr;

@@ -18,9 +18,9 @@ constexpr char kTIRPrefix[] = "__vmtir__";
 
 VMStateObj* StateOf(const ModuleObj* m) { return static_cast<VMStateObj*>(m->state); }
 
-const VMFunctionInfo* FindInfo(VMStateObj* state, const char* name, size_t size) {
+VMFunctionInfo* FindInfo(VMStateObj* state, const char* name, size_t size) {
   for (size_t i = 0; i < state->num_infos; ++i) {
-    const VMFunctionInfo& f = state->infos()[i];
+    VMFunctionInfo& f = state->infos()[i];
     if (SameBytes(f.name, f.name_size, name, size)) return &f;
   }
   return nullptr;
@@ -31,32 +31,38 @@ const VMFunctionInfo* FindInfo(VMStateObj* state, const char* name, size_t size)
 struct Entry {
   ObjectPtr<ModuleObj> library;
   VMStateObj* state;
-  const VMFunctionInfo* info;
+  VMFunctionInfo* info;
+  Function tir;  // found once, when the function is handed out
   Status operator()(PackedArgs args, Any* rv) const {
-    return CallVMFunction(state, *info, args, rv);
+    return CallVMFunction(state, info, tir, args, rv);
   }
 };
 
 // The same inside the function pool, which the state owns: no reference.
+// The function pool holds no TIR entry (a Function keeps the library alive,
+// and the state is the library's): it looks it up on each call.
 struct PoolEntry {
   VMStateObj* state;
-  const VMFunctionInfo* info;
+  VMFunctionInfo* info;
   Status operator()(PackedArgs args, Any* rv) const {
     // The VM passes its context first to what it calls through the pool.
     if (args.size() < 1) return RaiseError(ErrorKind::kTypeError, {"VM closure without context"});
-    return CallVMFunction(state, *info, PackedArgs(args.data() + 1, args.size() - 1), rv);
+    FFI_CORE_ASSIGN_OR_RETURN(Function tir, FindCompiledFunction(state, *info));
+    return CallVMFunction(state, info, tir, PackedArgs(args.data() + 1, args.size() - 1), rv);
   }
 };
 
 Expected<Function> GetFunction(ModuleObj* self, const char* name, size_t size) {
   VMStateObj* state = StateOf(self);
-  if (const VMFunctionInfo* info = FindInfo(state, name, size)) {
+  if (VMFunctionInfo* info = FindInfo(state, name, size)) {
     if (info->kind != kVMTIRFunc) {
       return RaiseError(ErrorKind::kNotImplementedError,
                         {"Relax function built in bytecode mode: ffi-core runs "
                          "exec_mode=\"compiled\" executables only"});
     }
-    return Function::FromPacked(Entry{ObjectPtr<ModuleObj>::Retain(state->library), state, info});
+    FFI_CORE_ASSIGN_OR_RETURN(Function tir, FindCompiledFunction(state, *info));
+    return Function::FromPacked(
+        Entry{ObjectPtr<ModuleObj>::Retain(state->library), state, info, std::move(tir)});
   }
   return FindBuiltin(name, size);
 }
@@ -88,7 +94,7 @@ Status FillFunctionPool(VMStateObj* state) {
         FFI_CORE_ASSIGN_OR_RETURN(f, GetGlobalFunction(info.name, info.name_size));
       }
     } else if (info.kind == kVMTIRFunc) {
-      FFI_CORE_ASSIGN_OR_RETURN(f, Function::FromPacked(PoolEntry{state, &info}));
+      FFI_CORE_ASSIGN_OR_RETURN(f, Function::FromPacked(PoolEntry{state, &state->infos()[i]}));
     }
     // What is not found stays None: compiled code calls kernels directly.
     if (f) state->functions->items()[i] = Any(f);
@@ -96,12 +102,7 @@ Status FillFunctionPool(VMStateObj* state) {
   return Status::Ok();
 }
 
-Status CallVMFunction(VMStateObj* state, const VMFunctionInfo& info, PackedArgs args, Any* rv) {
-  if (args.size() != info.num_args) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {"Relax function expects ", static_cast<long long>(info.num_args),
-                       " arguments, got ", args.size()});
-  }
+Expected<Function> FindCompiledFunction(VMStateObj* state, const VMFunctionInfo& info) {
   // "__vmtir__<name>" from the library, as TVM's VM finds it.
   char symbol[sizeof(kTIRPrefix) + kMaxSymbolName];
   if (info.name_size >= kMaxSymbolName) {
@@ -117,18 +118,45 @@ Status CallVMFunction(VMStateObj* state, const VMFunctionInfo& info, PackedArgs 
                       {"the library has no compiled Relax function __vmtir__ for this executable "
                        "(was it built with exec_mode=\"compiled\"?)"});
   }
-  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<AnyListObj> regs,
-                            NewAnyList(static_cast<size_t>(info.register_file_size)));
-  for (int32_t i = 0; i < args.size(); ++i) {
-    FFI_CORE_ASSIGN_OR_RETURN(regs->items()[i], Any::FromView(args[i]));
+  return tir;
+}
+
+Status CallVMFunction(VMStateObj* state, VMFunctionInfo* info, const Function& tir, PackedArgs args,
+                      Any* rv) {
+  if (args.size() != info->num_args) {
+    return RaiseError(ErrorKind::kTypeError,
+                      {"Relax function expects ", static_cast<long long>(info->num_args),
+                       " arguments, got ", args.size()});
   }
-  FFI_CORE_ASSIGN_OR_RETURN(Any ignored,
-                            tir(static_cast<void*>(state), static_cast<void*>(regs->items()),
-                                static_cast<void*>(state->constants->items()),
-                                static_cast<void*>(state->functions->items())));
-  // The result is left after the inputs.
-  *rv = std::move(regs->items()[info.num_args]);
-  return Status::Ok();
+  PoolBeginCall(state);
+  ObjectPtr<AnyListObj> regs = ObjectPtr<AnyListObj>::Adopt(PoolTakeRegisters(info));
+  if (!regs) {
+    FFI_CORE_ASSIGN_OR_RETURN(regs, NewAnyList(static_cast<size_t>(info->register_file_size)));
+  }
+  Status status = Status::Ok();
+  for (int32_t i = 0; i < args.size() && status.ok(); ++i) {
+    Expected<Any> arg = Any::FromView(args[i]);
+    if (arg.ok()) {
+      regs->items()[i] = std::move(*arg);
+    } else {
+      status = arg.status();
+    }
+  }
+  if (status.ok()) {
+    Expected<Any> done = tir(static_cast<void*>(state), static_cast<void*>(regs->items()),
+                             static_cast<void*>(state->constants->items()),
+                             static_cast<void*>(state->functions->items()));
+    if (done.ok()) {
+      // The result is left after the inputs.
+      *rv = std::move(regs->items()[info->num_args]);
+    } else {
+      status = done.status();
+    }
+  }
+  PoolKeepRegisters(info, std::move(regs));
+  // A failed call gives back all it made, the pool included.
+  if (!status.ok()) PoolRelease(state);
+  return status;
 }
 
 // Registered by the first use of the any-list API, which every compiled

@@ -25,6 +25,11 @@ Expected<ObjectPtr<AnyListObj>> NewAnyList(size_t size) {
 
 StorageObj::~StorageObj() { FreeBuffer(data); }
 
+VMStateObj::~VMStateObj() {
+  RemoveLiveState(this);
+  PoolRelease(this);
+}
+
 namespace {
 // Storage is told apart from other objects by its deleter: it has no
 // registered type of its own.
@@ -45,6 +50,7 @@ Expected<ObjectPtr<StorageObj>> NewStorage(size_t size, size_t alignment) {
   }
   (*obj)->data = data;
   (*obj)->size = size;
+  (*obj)->pool = nullptr;
   (*obj)->header.deleter = &StorageDeleter;
   return ObjectPtr<StorageObj>::Adopt(*obj);
 }

@@ -10,6 +10,7 @@
 #include <ffi_core/module.h>
 #include <ffi_core/object.h>
 #include <ffi_core/object_ptr.h>
+#include <ffi_core/tensor.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -27,16 +28,36 @@ struct AnyListObj {
 };
 Expected<ObjectPtr<AnyListObj>> NewAnyList(size_t size);
 
+struct VMStateObj;
+
 // vm.builtin.alloc_storage's result: a block tensors are carved from.
 struct StorageObj {
   TVMFFIObject header;
   void* data;  // from AllocateBuffer
   size_t size;
+  VMStateObj* pool;  // the state whose pool keeps it (VMPool), or NULL
   ~StorageObj();
 };
 Expected<ObjectPtr<StorageObj>> NewStorage(size_t size, size_t alignment);
 // The storage behind an Any, or NULL when it holds something else.
 StorageObj* AsStorage(const TVMFFIAny& value);
+
+// What a state keeps from one call to the next so that the next makes
+// nothing again (vm_pool.cc): the storages alloc_storage made and the
+// tensors alloc_tensor carved from them, each handed out again when no one
+// else holds it and the request is the same. All of it came from
+// `allocator`.
+struct VMPool {
+  static constexpr size_t kStorages = 8;
+  static constexpr size_t kTensors = 16;
+  TVMFFICustomAllocator* allocator;  // TVMFFIGetCustomAllocator() when it was filled
+  Allocator* heap;                   // and GetAllocator()
+  size_t num_storages;
+  size_t num_tensors;
+  size_t next_tensor;  // where the next alloc_tensor starts looking: calls repeat their order
+  StorageObj* storages[kStorages];
+  TVMFFIObject* tensors[kTensors];
+};
 
 // One entry of the executable's function table.
 struct VMFunctionInfo {
@@ -45,6 +66,7 @@ struct VMFunctionInfo {
   int32_t kind;  // kVMPackedFunc, kVMBytecodeFunc or kVMTIRFunc
   int64_t num_args;
   int64_t register_file_size;
+  AnyListObj* spare_registers;  // a cleared register file kept for the next call, or NULL
 };
 inline constexpr int32_t kVMPackedFunc = 0;
 inline constexpr int32_t kVMBytecodeFunc = 1;
@@ -57,9 +79,36 @@ struct VMStateObj {
   ModuleObj* library;
   ObjectPtr<AnyListObj> constants;
   ObjectPtr<AnyListObj> functions;  // the function pool, as the VM passes it
+  VMPool pool;
+  VMStateObj* next_live;  // the list of live states (FindLiveState)
   size_t num_infos;
   VMFunctionInfo* infos() { return TrailingOf<VMFunctionInfo>(this); }
+  ~VMStateObj();
 };
+
+// The pool's operations (vm_pool.cc). The states alive, so that the context
+// pointer compiled code hands its builtins is used only when it is one.
+void AddLiveState(VMStateObj* state);
+void RemoveLiveState(VMStateObj* state);
+// The state `ctx` (a builtin's context argument) points at, or NULL.
+VMStateObj* FindLiveState(const TVMFFIAny& ctx);
+// Before a call: a pool filled under another allocator is given back first.
+void PoolBeginCall(VMStateObj* state);
+// Gives back all the pool keeps: after a failed call, and when the state goes.
+void PoolRelease(VMStateObj* state);
+// A kept storage of `bytes` that no one else holds, with a reference for the
+// caller, or NULL; and a new storage to keep (while there is room).
+StorageObj* PoolTakeStorage(VMStateObj* state, size_t bytes);
+void PoolKeepStorage(VMStateObj* state, StorageObj* storage);
+// A kept tensor of `storage` at `offset` with this shape and dtype that no
+// one else holds, with a reference for the caller, or NULL; and a new one to
+// keep (when its storage is kept and there is room).
+TVMFFIObject* PoolTakeTensor(StorageObj* storage, int64_t offset, IntSpan shape, DLDataType dtype);
+void PoolKeepTensor(StorageObj* storage, TVMFFIObject* tensor);
+// The spare register file of `info` (cleared), taken, or NULL; and a used
+// one cleared and kept as the spare (or released when there is one).
+AnyListObj* PoolTakeRegisters(VMFunctionInfo* info);
+void PoolKeepRegisters(VMFunctionInfo* info, ObjectPtr<AnyListObj> regs);
 
 // Parses an executable's bytes (TVM's VMExecutable serialization) into a
 // state whose constants view `data` where they are aligned well enough.
@@ -70,8 +119,11 @@ void NoteStorage(size_t bytes);
 // Fills the function pool: closures for the executable's own functions,
 // builtins and globals for the rest. Needs the library's symbols.
 Status FillFunctionPool(VMStateObj* state);
-// Calls VM function `info` (a compiled TIR entry) with `args`.
-Status CallVMFunction(VMStateObj* state, const VMFunctionInfo& info, PackedArgs args, Any* rv);
+// The compiled TIR entry of `info` in the state's library.
+Expected<Function> FindCompiledFunction(VMStateObj* state, const VMFunctionInfo& info);
+// Calls VM function `info` through its compiled TIR entry `tir` with `args`.
+Status CallVMFunction(VMStateObj* state, VMFunctionInfo* info, const Function& tir, PackedArgs args,
+                      Any* rv);
 // Registers the "relax.VMExecutable" library_bin loader.
 void RegisterExecutableLoader();
 // The builtin `vm.builtin.<name>`, or an empty Function.

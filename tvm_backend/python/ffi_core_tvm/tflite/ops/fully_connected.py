@@ -26,8 +26,12 @@ def fully_connected(ctx, op):
                       w.scale, out_scale)
     value = ctx.reshape(ctx.value(x), x.shape, (batch, features))
     s = ctx.constants(w.data, q)
-    gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
-        s, batch, features, w.shape[0], in_zp, out_zp, act, dsp=ctx.dsp))
+    if ctx.c_kernels:
+        gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected_c(
+            s, batch, features, w.shape[0], out_zp, act))
+    else:
+        gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
+            s, batch, features, w.shape[0], in_zp, out_zp, act, dsp=ctx.dsp))
     y = ctx.call(gv, [value, ctx.blob_const], (batch, w.shape[0]))
     return ctx.reshape(y, (batch, w.shape[0]), out.shape)
 

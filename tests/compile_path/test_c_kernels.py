@@ -1,0 +1,165 @@
+"""The C micro-kernels (tvm_backend/kernels), built for this host with their
+portable primitives, against the TE kernels they replace on the boards
+(int8_kernels.conv2d, fully_connected): equal outputs, bit for bit, over
+random shapes, inputs, weights and requantization tables. The boards'
+MLPerf Tiny and TFLM tests check the DSP primitives the same way, against
+TVM's VM on the host."""
+import ctypes
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import tvm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tvm_backend", "python"))
+
+from ffi_core_tvm import int8_kernels as kernels  # noqa: E402
+from ffi_core_tvm.compile import C_KERNEL_FLAGS, KERNELS_DIR, pass_context  # noqa: E402
+from ffi_core_tvm.fixed_point import quantize_multiplier  # noqa: E402
+from ffi_core_tvm.targets import c_compiler  # noqa: E402
+from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("c_kernels") / "kernels.so")
+    sources = [os.path.join(KERNELS_DIR, f) for f in ("conv_s8.c", "fully_connected_s8.c",
+                                                          "depthwise_conv_s8.c")]
+    subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + ["-shared", "-o", path] + sources,
+                   check=True)
+    return ctypes.CDLL(path)
+
+
+def _constants(rng, weights, channels, low_shifts):
+    """The weight blob of `weights` and a random requantization table, its
+    right shifts from 31 (some below 33, where the kernels scale in 64
+    bits) or all from 33 on (the product's high word alone)."""
+    table = np.zeros((channels, 3), "int32")
+    table[:, 0] = rng.integers(-50000, 50000, channels)
+    exponents = rng.uniform(-3.5, -1, channels) if low_shifts else rng.uniform(-30, -8, channels)
+    for c in range(channels):
+        table[c, 1:] = quantize_multiplier(2.0 ** exponents[c])
+    if not low_shifts:
+        table[:, 2] = np.maximum(table[:, 2], 33)
+    blob = WeightBlob()
+    w_off = blob.add(weights)
+    q_off = blob.add(table)
+    data = blob.data()
+    return data, kernels.Slice(data.size, w_off, q_off, int(table[:, 2].min()))
+
+
+def _te(func, *arrays, out):
+    with pass_context():
+        lib = tvm.compile(func, target="llvm")
+    y = tvm.runtime.tensor(np.zeros(out, "int8"))
+    lib(*[tvm.runtime.tensor(a) for a in arrays], y)
+    return y.numpy()
+
+
+def _ptr(a):
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+def _act(rng):
+    return (-128, 127) if rng.random() < 0.5 else tuple(int(v) for v in sorted(rng.integers(-128, 128, 2)))
+
+
+CONVS = [
+    # (batch, h, w, ci, co, kh, kw, stride, dilation, same padding)
+    (1, 5, 5, 8, 16, 1, 1, 1, 1, False),
+    (1, 7, 3, 64, 6, 1, 1, 1, 1, False),
+    (1, 6, 6, 16, 5, 3, 3, 1, 1, True),
+    (2, 9, 7, 32, 7, 3, 3, 2, 1, True),
+    (1, 8, 8, 3, 8, 3, 3, 2, 1, True),
+    (1, 11, 9, 1, 9, 10, 4, 2, 1, True),
+    (1, 7, 7, 6, 3, 3, 2, 1, 2, True),
+    (1, 4, 5, 5, 4, 2, 2, 1, 1, False),
+    (1, 1, 1, 12, 3, 1, 1, 1, 1, False),
+]
+
+
+@pytest.mark.parametrize("shape", CONVS)
+@pytest.mark.parametrize("low_shifts", [False, True])
+def test_conv_s8(library, shape, low_shifts):
+    n, h, w, ci, co, kh, kw, stride, dil, same = shape
+    rng = np.random.default_rng(abs(hash((shape, low_shifts))) % 2**32)
+    if same:
+        oh, ow = -(-h // stride), -(-w // stride)
+        pad = tuple(max(((o - 1) * stride + (k - 1) * dil + 1 - size), 0) // 2
+                    for o, k, size in ((oh, kh, h), (ow, kw, w)))
+    else:
+        oh, ow = (h - (kh - 1) * dil - 1) // stride + 1, (w - (kw - 1) * dil - 1) // stride + 1
+        pad = (0, 0)
+    weights = rng.integers(-128, 128, (co, kh, kw, ci), dtype="int8")
+    blob, s = _constants(rng, weights, co, low_shifts)
+    x = rng.integers(-128, 128, (n, h, w, ci), dtype="int8")
+    in_zp, out_zp = int(rng.integers(-128, 128)), int(rng.integers(-128, 128))
+    act = _act(rng)
+    args = ((n, h, w, ci), weights.shape, (n, oh, ow, co), (stride, stride), (dil, dil), pad,
+            in_zp, out_zp, act)
+    expected = _te(kernels.conv2d(s, *args), x, blob, out=(n, oh, ow, co))
+    y = np.zeros((n, oh, ow, co), "int8")
+    library.ffi_core_conv_s8(_ptr(x), _ptr(blob), _ptr(y), s.weights_offset, s.table_offset, n,
+                             h, w, ci, oh, ow, co, kh, kw, stride, stride, dil, dil, *pad, in_zp,
+                             out_zp, *act)
+    np.testing.assert_array_equal(y, expected)
+
+
+@pytest.mark.parametrize("batch,features,units", [(1, 640, 128), (1, 5, 7), (2, 16, 10),
+                                                  (3, 27, 4), (1, 128, 2)])
+@pytest.mark.parametrize("low_shifts", [False, True])
+def test_fully_connected_s8(library, batch, features, units, low_shifts):
+    rng = np.random.default_rng(batch * 1000 + features * 10 + units + low_shifts)
+    weights = rng.integers(-128, 128, (units, features), dtype="int8")
+    blob, s = _constants(rng, weights, units, low_shifts)
+    x = rng.integers(-128, 128, (batch, features), dtype="int8")
+    in_zp, out_zp = int(rng.integers(-128, 128)), int(rng.integers(-128, 128))
+    act = _act(rng)
+    expected = _te(kernels.fully_connected(s, batch, features, units, in_zp, out_zp, act), x,
+                   blob, out=(batch, units))
+    y = np.zeros((batch, units), "int8")
+    library.ffi_core_fully_connected_s8(_ptr(x), _ptr(blob), _ptr(y), s.weights_offset,
+                                        s.table_offset, batch, features, units, out_zp, *act)
+    np.testing.assert_array_equal(y, expected)
+
+
+DEPTHWISE = [
+    # (batch, h, w, channels, kh, kw, stride, dilation, same padding)
+    (1, 25, 5, 64, 3, 3, 1, 1, True),
+    (1, 12, 12, 8, 3, 3, 2, 1, True),
+    (1, 7, 9, 6, 3, 3, 1, 1, False),
+    (2, 6, 6, 13, 3, 3, 2, 1, True),
+    (1, 9, 7, 4, 3, 2, 1, 2, True),
+    (1, 5, 5, 3, 5, 5, 1, 1, True),
+    (1, 1, 1, 12, 1, 1, 1, 1, False),
+]
+
+
+@pytest.mark.parametrize("shape", DEPTHWISE)
+@pytest.mark.parametrize("low_shifts", [False, True])
+def test_depthwise_conv_s8(library, shape, low_shifts):
+    n, h, w, ch, kh, kw, stride, dil, same = shape
+    rng = np.random.default_rng(abs(hash((shape, low_shifts, "dw"))) % 2**32)
+    if same:
+        oh, ow = -(-h // stride), -(-w // stride)
+        pad = tuple(max(((o - 1) * stride + (k - 1) * dil + 1 - size), 0) // 2
+                    for o, k, size in ((oh, kh, h), (ow, kw, w)))
+    else:
+        oh, ow = (h - (kh - 1) * dil - 1) // stride + 1, (w - (kw - 1) * dil - 1) // stride + 1
+        pad = (0, 0)
+    weights = rng.integers(-128, 128, (1, kh, kw, ch), dtype="int8")
+    blob, s = _constants(rng, weights, ch, low_shifts)
+    x = rng.integers(-128, 128, (n, h, w, ch), dtype="int8")
+    in_zp, out_zp = int(rng.integers(-128, 128)), int(rng.integers(-128, 128))
+    act = _act(rng)
+    args = ((n, h, w, ch), weights.shape, (n, oh, ow, ch), (stride, stride), (dil, dil), pad,
+            in_zp, out_zp, act)
+    expected = _te(kernels.depthwise_conv2d(s, *args), x, blob, out=(n, oh, ow, ch))
+    y = np.zeros((n, oh, ow, ch), "int8")
+    library.ffi_core_depthwise_conv_s8(_ptr(x), _ptr(blob), _ptr(y), s.weights_offset,
+                                       s.table_offset, n, h, w, ch, oh, ow, kh, kw, stride,
+                                       stride, dil, dil, *pad, in_zp, out_zp, *act)
+    np.testing.assert_array_equal(y, expected)

@@ -1,0 +1,86 @@
+/* CONV_2D of int8 activations (NHWC) and int8 weights (OHWI), per-channel
+ * requantization: what ffi_core_tvm's int8_kernels.conv2d computes, bit for
+ * bit, as a matrix product (s8_gemm.h) over the inputs under each output
+ * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
+ * the input's zero point, whose share the bias already cancels. */
+#include "s8_gemm.h"
+
+typedef struct {
+  int32_t in_h, in_w, in_c, out_w, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
+  int32_t in_zp;
+} Geometry;
+
+/* Column c of output pixel p of image x: its taps' inputs, widened (row:
+ * scratch for the taps' bytes). */
+static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c,
+                          int8_t* row) {
+  int32_t oh = p / g->out_w, ow = p % g->out_w;
+  if (g->in_c % 4 == 0) {
+    int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
+    int16_t* group = c->group;
+    const int32_t step = c->step, in_c = g->in_c;
+    for (int32_t kh = 0; kh < g->k_h; ++kh) {
+      int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+      for (int32_t kw = 0; kw < g->k_w; ++kw) {
+        int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
+        if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
+          const int8_t* src = x + (ih * g->in_w + iw) * in_c;
+          for (int32_t ci = 0; ci < in_c; ci += 4) {
+            group = s8_widen_group(s8_load32(src + ci), group, step);
+          }
+        } else {
+          for (int32_t ci = 0; ci < in_c; ci += 4) group = s8_widen_group(zeros, group, step);
+        }
+      }
+    }
+    return;
+  }
+  /* Channels not in fours: the taps' bytes gathered in order, then widened. */
+  int8_t* at = row;
+  for (int32_t kh = 0; kh < g->k_h; ++kh) {
+    int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+    for (int32_t kw = 0; kw < g->k_w; ++kw) {
+      int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
+      /* A byte loop: a call to memcpy costs more than one or three bytes. */
+      if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
+        const int8_t* src = x + (ih * g->in_w + iw) * g->in_c;
+        for (int32_t ci = 0; ci < g->in_c; ++ci) *at++ = src[ci];
+      } else {
+        for (int32_t ci = 0; ci < g->in_c; ++ci) *at++ = (int8_t)g->in_zp;
+      }
+    }
+  }
+  s8_widen(row, c, g->k_h * g->k_w * g->in_c);
+}
+
+void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
+                      int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
+                      int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
+                      int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
+                      int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
+  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
+                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
+  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi};
+  const int8_t* w = blob + w_off;
+  int32_t n = k_h * k_w * in_c;
+  int32_t pixels = out_h * out_w;
+  /* Word aligned: the DSP kernels read it with LDRD. */
+  int16_t buffer[2 * n] __attribute__((aligned(4)));
+  int8_t row[n] __attribute__((aligned(4)));
+  const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
+  const S8Column alone = s8_column(buffer, n, 1, 0);
+  for (int32_t b = 0; b < batch; ++b) {
+    const int8_t* image = x + b * in_h * in_w * in_c;
+    int8_t* out = y + b * pixels * out_c;
+    int32_t p = 0;
+    for (; p + 2 <= pixels; p += 2) {
+      im2col(image, p, &g, &pair0, row);
+      im2col(image, p + 1, &g, &pair1, row);
+      s8_gemm_2cols(w, buffer, n, out_c, &rq, out + p * out_c, out + (p + 1) * out_c);
+    }
+    if (p < pixels) {
+      im2col(image, p, &g, &alone, row);
+      s8_gemm_1col(w, buffer, n, out_c, &rq, out + p * out_c);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/* FULLY_CONNECTED of int8 activations and int8 weights (OI), per-channel
+ * requantization: what ffi_core_tvm's int8_kernels.fully_connected computes,
+ * bit for bit, as a matrix product (s8_gemm.h) over the widened input rows,
+ * two batch rows at a time. */
+#include "s8_gemm.h"
+
+void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
+                                 int32_t q_off, int32_t batch, int32_t in_features,
+                                 int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
+  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi};
+  const int8_t* w = blob + w_off;
+  int32_t n = in_features;
+  /* Word aligned: the DSP kernels read it with LDRD. */
+  int16_t buffer[2 * n] __attribute__((aligned(4)));
+  const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
+  const S8Column alone = s8_column(buffer, n, 1, 0);
+  int32_t b = 0;
+  for (; b + 2 <= batch; b += 2) {
+    s8_widen(x + b * n, &pair0, n);
+    s8_widen(x + (b + 1) * n, &pair1, n);
+    s8_gemm_2cols(w, buffer, n, out_features, &rq, y + b * out_features,
+                  y + (b + 1) * out_features);
+  }
+  if (b < batch) {
+    s8_widen(x + b * n, &alone, n);
+    s8_gemm_1col(w, buffer, n, out_features, &rq, y + b * out_features);
+  }
+}

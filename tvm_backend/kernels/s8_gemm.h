@@ -1,0 +1,293 @@
+/* The int8 micro-kernels' matrix product: output channels (rows of int8
+ * weights, TFLite's OHWI or OI order) times columns of int16 inputs (one per
+ * output pixel or batch row), blocked two rows by two columns as CMSIS-NN's
+ * GEMM is, so that each loaded word serves two products' pairs.
+ *
+ * A column's first n & ~3 inputs come in groups of four, reordered as
+ * x0 x2 x1 x3: SXTB16 widens a weight word's bytes 0 and 2 into one register
+ * and, rotated, bytes 1 and 3 into another, so the group's two words pair
+ * with them directly. Two columns interleave their groups (one pointer walks
+ * both); each column's remaining n % 4 inputs follow all the groups, in
+ * order. */
+#ifndef FFI_CORE_KERNELS_S8_GEMM_H_
+#define FFI_CORE_KERNELS_S8_GEMM_H_
+
+#include "s8_primitives.h"
+
+typedef struct {
+  const int32_t* q; /* per channel: bias (input zero point folded), mantissa, shift */
+  int32_t out_zp, lo, hi;
+} S8Requant;
+
+/* Where a column's inputs go among `cols` (1 or 2) interleaved columns of
+ * n inputs: column j's groups start at group + 4 * j, a group every
+ * 4 * cols, and its tail at tail. */
+typedef struct {
+  int16_t* group;
+  int16_t* tail;
+  int32_t step;
+} S8Column;
+
+static inline S8Column s8_column(int16_t* buffer, int32_t n, int32_t cols, int32_t j) {
+  int32_t n4 = n & ~3;
+  S8Column c = {buffer + 4 * j, buffer + cols * n4 + j * (n - n4), 4 * cols};
+  return c;
+}
+
+/* Widens four int8 inputs (one word) into the column's next group. */
+static inline int16_t* s8_widen_group(int32_t v, int16_t* group, int32_t step) {
+  s8_store_pair(group, s8_lanes02(v), s8_lanes13(v));
+  return group + step;
+}
+
+/* Widens n int8 inputs into column c. */
+static inline void s8_widen(const int8_t* src, const S8Column* c, int32_t n) {
+  int32_t n4 = n & ~3, step = c->step;
+  int16_t* group = c->group;
+  for (int32_t k = 0; k < n4; k += 4) group = s8_widen_group(s8_load32(src + k), group, step);
+  for (int32_t k = n4; k < n; ++k) c->tail[k - n4] = src[k];
+}
+
+/* acc plus the products of t inputs in order. */
+static inline int32_t s8_dot_tail(const int8_t* w, const int16_t* c, int32_t t, int32_t acc) {
+  for (int32_t k = 0; k < t; ++k) acc += w[k] * c[k];
+  return acc;
+}
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* acc plus a weight word's four products with a column group. */
+static inline int32_t s8_mac4(int32_t w02, int32_t w13, const int16_t* c, int32_t acc) {
+  return s8_smlad(w13, s8_load32(c + 2), s8_smlad(w02, s8_load32(c), acc));
+}
+
+/* Eight k of two interleaved columns. */
+typedef struct {
+  int16_t v[16];
+} S8Groups;
+
+/* A column group's two words, `offset` bytes past c (LDRD: the buffer is
+ * word aligned; the offset is the instruction's, not an addition). */
+#define S8_LOAD_GROUP(c, offset, x02, x13)  \
+  __asm__("ldrd %0, %1, [%2, #" #offset "]" \
+          : "=&r"(x02), "=&r"(x13)          \
+          : "r"(c), "m"(*(const S8Groups*)(c)))
+
+/* Four k of rows w0 w1 (from byte wk on) against both columns' group at
+ * byte ck: 2 weight words, 2 LDRD, 4 SXTB16, 8 SMLAD. */
+#define S8_STEP_2X2(wk, ck0, ck1)                             \
+  do {                                                        \
+    int32_t wa = s8_load32(w0 + wk), wb = s8_load32(w1 + wk); \
+    int32_t wa02 = s8_lanes02(wa), wa13 = s8_lanes13(wa);     \
+    int32_t wb02 = s8_lanes02(wb), wb13 = s8_lanes13(wb);     \
+    int32_t x02, x13;                                         \
+    S8_LOAD_GROUP(c, ck0, x02, x13);                          \
+    a00 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a00));      \
+    a10 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a10));      \
+    S8_LOAD_GROUP(c, ck1, x02, x13);                          \
+    a01 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a01));      \
+    a11 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a11));      \
+  } while (0)
+
+/* acc = {w0.c0, w0.c1, w1.c0, w1.c1}: rows w0 w1, two interleaved columns c;
+ * eight k per iteration. */
+static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
+                              int32_t* acc) {
+  int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
+  for (int32_t i = n >> 3; i != 0; --i) {
+    S8_STEP_2X2(0, 0, 8);
+    S8_STEP_2X2(4, 16, 24);
+    w0 += 8;
+    w1 += 8;
+    c += 16;
+  }
+  if (n & 4) {
+    S8_STEP_2X2(0, 0, 8);
+    w0 += 4;
+    w1 += 4;
+    c += 8;
+  }
+  int32_t t = n & 3;
+  acc[0] = s8_dot_tail(w0, c, t, a00);
+  acc[1] = s8_dot_tail(w0, c + t, t, a01);
+  acc[2] = s8_dot_tail(w1, c, t, a10);
+  acc[3] = s8_dot_tail(w1, c + t, t, a11);
+}
+
+/* acc[r] = row r . column c, rows w, w + n, w + 2n, w + 3n. */
+static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int32_t* acc) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const int8_t* w1 = w + n;
+  const int8_t* w2 = w1 + n;
+  const int8_t* w3 = w2 + n;
+  for (int32_t i = n >> 2; i != 0; --i) {
+    int32_t x02 = s8_load32(c), x13 = s8_load32(c + 2);
+    int32_t v = s8_load32(w);
+    a0 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a0));
+    v = s8_load32(w1);
+    a1 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a1));
+    v = s8_load32(w2);
+    a2 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a2));
+    v = s8_load32(w3);
+    a3 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a3));
+    w += 4;
+    w1 += 4;
+    w2 += 4;
+    w3 += 4;
+    c += 4;
+  }
+  int32_t t = n & 3;
+  acc[0] = s8_dot_tail(w, c, t, a0);
+  acc[1] = s8_dot_tail(w1, c, t, a1);
+  acc[2] = s8_dot_tail(w2, c, t, a2);
+  acc[3] = s8_dot_tail(w3, c, t, a3);
+}
+
+/* row w . column c (columns step apart: 4 alone, 8 interleaved). */
+static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_t* tail,
+                                 int32_t step, int32_t n) {
+  int32_t a = 0;
+  const int8_t* end = w + (n & ~3);
+  for (; w != end; w += 4, c += step) {
+    int32_t v = s8_load32(w);
+    a = s8_mac4(s8_lanes02(v), s8_lanes13(v), c, a);
+  }
+  return s8_dot_tail(w, tail, n & 3, a);
+}
+#else
+/* Without the DSP extension, one k at a time: its weights against its
+ * inputs, at place cj of the reordered group (x0 x2 x1 x3), each loaded
+ * value used at once so that the registers hold the accumulators. */
+#define S8_MAC_2X2(j, cj)                                       \
+  do {                                                          \
+    int32_t wa = w0[j], wb = w1[j], xa = c[cj], xb = c[4 + cj]; \
+    a00 += wa * xa;                                             \
+    a01 += wa * xb;                                             \
+    a10 += wb * xa;                                             \
+    a11 += wb * xb;                                             \
+  } while (0)
+
+static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
+                              int32_t* acc) {
+  int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
+  for (int32_t i = n >> 2; i != 0; --i) {
+    S8_MAC_2X2(0, 0);
+    S8_MAC_2X2(1, 2);
+    S8_MAC_2X2(2, 1);
+    S8_MAC_2X2(3, 3);
+    w0 += 4;
+    w1 += 4;
+    c += 8;
+  }
+  int32_t t = n & 3;
+  acc[0] = s8_dot_tail(w0, c, t, a00);
+  acc[1] = s8_dot_tail(w0, c + t, t, a01);
+  acc[2] = s8_dot_tail(w1, c, t, a10);
+  acc[3] = s8_dot_tail(w1, c + t, t, a11);
+}
+
+#define S8_MAC_4X1(j, cj) \
+  do {                    \
+    int32_t x = c[cj];    \
+    a0 += w[j] * x;       \
+    a1 += w1[j] * x;      \
+    a2 += w2[j] * x;      \
+    a3 += w3[j] * x;      \
+  } while (0)
+
+static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int32_t* acc) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  const int8_t* w1 = w + n;
+  const int8_t* w2 = w1 + n;
+  const int8_t* w3 = w2 + n;
+  for (int32_t i = n >> 2; i != 0; --i) {
+    S8_MAC_4X1(0, 0);
+    S8_MAC_4X1(1, 2);
+    S8_MAC_4X1(2, 1);
+    S8_MAC_4X1(3, 3);
+    w += 4;
+    w1 += 4;
+    w2 += 4;
+    w3 += 4;
+    c += 4;
+  }
+  int32_t t = n & 3;
+  acc[0] = s8_dot_tail(w, c, t, a0);
+  acc[1] = s8_dot_tail(w1, c, t, a1);
+  acc[2] = s8_dot_tail(w2, c, t, a2);
+  acc[3] = s8_dot_tail(w3, c, t, a3);
+}
+
+/* acc plus a row's four inputs times a column group's. */
+static inline int32_t s8_mac4(const int8_t* w, const int16_t* c, int32_t acc) {
+  return acc + w[0] * c[0] + w[1] * c[2] + w[2] * c[1] + w[3] * c[3];
+}
+
+static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_t* tail,
+                                 int32_t step, int32_t n) {
+  int32_t a = 0;
+  const int8_t* end = w + (n & ~3);
+  for (; w != end; w += 4, c += step) a = s8_mac4(w, c, a);
+  return s8_dot_tail(w, tail, n & 3, a);
+}
+#endif
+
+static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant* rq) {
+  return s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
+}
+
+/* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in
+ * buffer. Not inlined: its loops get the registers a caller's frame with a
+ * variable-length column buffer would keep. */
+static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16_t* buffer,
+                                                    int32_t n, int32_t channels,
+                                                    const S8Requant* requant, int8_t* y0,
+                                                    int8_t* y1) {
+  const S8Requant rq = *requant;
+  int32_t ch = 0;
+  for (; ch + 2 <= channels; ch += 2) {
+    int32_t acc[4];
+    const int8_t* row = w + ch * n;
+    s8_dot_2x2(row, row + n, buffer, n, acc);
+    S8Channel c0 = s8_channel(rq.q + ch * 3), c1 = s8_channel(rq.q + ch * 3 + 3);
+    y0[ch] = s8_output(acc[0], &c0, &rq);
+    y1[ch] = s8_output(acc[1], &c0, &rq);
+    y0[ch + 1] = s8_output(acc[2], &c1, &rq);
+    y1[ch + 1] = s8_output(acc[3], &c1, &rq);
+  }
+  if (ch < channels) {
+    const int8_t* row = w + ch * n;
+    S8Channel c0 = s8_channel(rq.q + ch * 3);
+    S8Column k0 = s8_column((int16_t*)buffer, n, 2, 0), k1 = s8_column((int16_t*)buffer, n, 2, 1);
+    int32_t a0 = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
+    int32_t a1 = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
+    y0[ch] = s8_output(a0, &c0, &rq);
+    y1[ch] = s8_output(a1, &c0, &rq);
+  }
+}
+
+/* Every channel's output y[ch] for the lone column in buffer. */
+static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_t* buffer,
+                                                   int32_t n, int32_t channels,
+                                                   const S8Requant* requant, int8_t* y) {
+  const S8Requant rq = *requant;
+  int32_t ch = 0;
+  for (; ch + 4 <= channels; ch += 4) {
+    int32_t acc[4];
+    s8_dot_4x1(w + ch * n, buffer, n, acc);
+    const int32_t* q = rq.q + ch * 3;
+    S8Channel c0 = s8_channel(q), c1 = s8_channel(q + 3);
+    y[ch] = s8_output(acc[0], &c0, &rq);
+    y[ch + 1] = s8_output(acc[1], &c1, &rq);
+    c0 = s8_channel(q + 6);
+    c1 = s8_channel(q + 9);
+    y[ch + 2] = s8_output(acc[2], &c0, &rq);
+    y[ch + 3] = s8_output(acc[3], &c1, &rq);
+  }
+  for (; ch < channels; ++ch) {
+    int32_t a = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
+    S8Channel c = s8_channel(rq.q + ch * 3);
+    y[ch] = s8_output(a, &c, &rq);
+  }
+}
+
+#endif

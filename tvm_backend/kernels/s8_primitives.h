@@ -1,0 +1,120 @@
+/* The int8 micro-kernels' primitives: pairs of int16 lanes and dual
+ * multiply-accumulates, with the Arm DSP extension's instructions (SXTB16,
+ * SMLAD) where the compiler targets it and plain C elsewhere (Cortex-M3,
+ * RISC-V, the host test), and TFLite's single-rounding requantization,
+ * computed as the TE kernels compute it (ffi_core_tvm/fixed_point.py). */
+#ifndef FFI_CORE_KERNELS_S8_PRIMITIVES_H_
+#define FFI_CORE_KERNELS_S8_PRIMITIVES_H_
+
+#include <stdint.h>
+#include <string.h>
+
+/* Four bytes as one word (a single load where unaligned loads are allowed). */
+static inline int32_t s8_load32(const void* p) {
+  int32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+static inline void s8_store32(void* p, int32_t v) { memcpy(p, &v, 4); }
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* Lanes 0 and 2 of a word's bytes, sign-extended to two int16 halves. */
+static inline int32_t s8_lanes02(int32_t v) {
+  int32_t r;
+  __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(v));
+  return r;
+}
+
+/* Lanes 1 and 3, the rotation being SXTB16's own operand. */
+static inline int32_t s8_lanes13(int32_t v) {
+  int32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+  return r;
+}
+
+/* Two words at p (word aligned), in one STRD. */
+static inline void s8_store_pair(int16_t* p, int32_t lo, int32_t hi) {
+  typedef struct {
+    int16_t v[4];
+  } Pair;
+  __asm__("strd %1, %2, [%3]" : "=m"(*(Pair*)p) : "r"(lo), "r"(hi), "r"(p));
+}
+
+/* acc + a.lo * b.lo + a.hi * b.hi (int16 halves). */
+static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
+  int32_t r;
+  __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  return r;
+}
+/* add + the high word of x * m (SMMLA: exact, no rounding). */
+static inline int32_t s8_high_add(int32_t x, int32_t m, int32_t add) {
+  int32_t r;
+  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(add));
+  return r;
+}
+#else
+static inline int32_t s8_high_add(int32_t x, int32_t m, int32_t add) {
+  return (int32_t)(((int64_t)x * m) >> 32) + add;
+}
+
+static inline int32_t s8_pack16(int32_t lo, int32_t hi) {
+  return (int32_t)(((uint32_t)hi << 16) | ((uint32_t)lo & 0xFFFFu));
+}
+
+static inline void s8_store_pair(int16_t* p, int32_t lo, int32_t hi) {
+  s8_store32(p, lo);
+  s8_store32(p + 2, hi);
+}
+
+static inline int32_t s8_lanes02(int32_t v) {
+  return s8_pack16((int8_t)(v & 0xFF), (int8_t)((v >> 16) & 0xFF));
+}
+
+static inline int32_t s8_lanes13(int32_t v) {
+  return s8_pack16((int8_t)((v >> 8) & 0xFF), (int8_t)((v >> 24) & 0xFF));
+}
+
+static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
+  uint32_t sum = (uint32_t)acc + (uint32_t)((int16_t)a * (int16_t)b) +
+                 (uint32_t)((int16_t)(a >> 16) * (int16_t)(b >> 16));
+  return (int32_t)sum;
+}
+#endif
+
+/* A channel's requantization {bias, mantissa, right shift}, with what the
+ * high-word form needs beside: round((acc + bias) * mantissa / 2^shift),
+ * ties up. From a shift of 33 on only the product's high word counts
+ * (fixed_point.py's proof): (high + 2^(shift-33)) >> (shift-32). */
+typedef struct {
+  int32_t bias, mantissa, shift, round, down;
+} S8Channel;
+
+static inline S8Channel s8_channel(const int32_t* q) {
+  S8Channel c = {q[0], q[1], q[2] & 0xFF, 0, 0};
+  if (c.shift >= 33) {
+    c.round = 1 << (c.shift - 33);
+    c.down = c.shift - 32;
+  }
+  return c;
+}
+
+/* One output: acc requantized, plus the output zero point, clamped to
+ * [lo, hi]; sums wrap as the TE kernel's int32 sums do. */
+static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
+                                   int32_t hi) {
+  int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
+  int32_t v;
+  if (c->shift >= 33) {
+    v = s8_high_add(x, c->mantissa, c->round) >> c->down;
+  } else {
+    int64_t product = (int64_t)x * c->mantissa;
+    v = (int32_t)((product + ((int64_t)1 << (c->shift - 1))) >> c->shift);
+  }
+  v = (int32_t)((uint32_t)v + (uint32_t)out_zp);
+  v = v > hi ? hi : v;
+  v = v < lo ? lo : v;
+  return (int8_t)v;
+}
+
+#endif
