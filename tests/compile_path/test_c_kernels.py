@@ -48,7 +48,7 @@ def _constants(rng, weights, channels, low_shifts):
     w_off = blob.add(weights)
     q_off = blob.add(table)
     data = blob.data()
-    return data, kernels.Slice(data.size, w_off, q_off, int(table[:, 2].min()))
+    return data, kernels.Slice(data.size, w_off, q_off)
 
 
 def _te(func, *arrays, out):

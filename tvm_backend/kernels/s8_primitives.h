@@ -1,8 +1,8 @@
 /* The int8 micro-kernels' primitives: pairs of int16 lanes and dual
  * multiply-accumulates, with the Arm DSP extension's instructions (SXTB16,
  * SMLAD) where the compiler targets it and plain C elsewhere (Cortex-M3,
- * RISC-V, the host test), and TFLite's single-rounding requantization,
- * computed as the TE kernels compute it (ffi_core_tvm/fixed_point.py). */
+ * RISC-V, the host test), and TFLite's reference requantization (two
+ * roundings), computed as the TE kernels compute it (ffi_core_tvm/fixed_point.py). */
 #ifndef FFI_CORE_KERNELS_S8_PRIMITIVES_H_
 #define FFI_CORE_KERNELS_S8_PRIMITIVES_H_
 
@@ -47,17 +47,7 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
   __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
   return r;
 }
-/* add + the high word of x * m (SMMLA: exact, no rounding). */
-static inline int32_t s8_high_add(int32_t x, int32_t m, int32_t add) {
-  int32_t r;
-  __asm__("smmla %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(add));
-  return r;
-}
 #else
-static inline int32_t s8_high_add(int32_t x, int32_t m, int32_t add) {
-  return (int32_t)(((int64_t)x * m) >> 32) + add;
-}
-
 static inline int32_t s8_pack16(int32_t lo, int32_t hi) {
   return (int32_t)(((uint32_t)hi << 16) | ((uint32_t)lo & 0xFFFFu));
 }
@@ -82,35 +72,34 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
 }
 #endif
 
-/* A channel's requantization {bias, mantissa, right shift}, with what the
- * high-word form needs beside: round((acc + bias) * mantissa / 2^shift),
- * ties up. From a shift of 33 on only the product's high word counts
- * (fixed_point.py's proof): (high + 2^(shift-33)) >> (shift-32). */
+/* A channel's requantization {bias, mantissa, right shift}, as TFLite's
+ * reference kernels, TFLite Micro's and CMSIS-NN's compute it and the TE
+ * kernels do (fixed_point.py, multiply_double_rounding_per_channel): x
+ * shifted left where the multiplier is above one, the doubling high half of
+ * x * mantissa rounded ((x * m + 2^30) >> 31), then divided by 2^exponent
+ * rounding half away from zero. */
 typedef struct {
-  int32_t bias, mantissa, shift, round, down;
+  int32_t bias, mantissa, left, exponent, mask, half;
 } S8Channel;
 
 static inline S8Channel s8_channel(const int32_t* q) {
-  S8Channel c = {q[0], q[1], q[2] & 0xFF, 0, 0};
-  if (c.shift >= 33) {
-    c.round = 1 << (c.shift - 33);
-    c.down = c.shift - 32;
-  }
+  const int32_t shift = q[2] & 0xFF;
+  S8Channel c = {q[0], q[1], 0, 0, 0, 0};
+  if (shift < 31) c.left = 31 - shift;
+  if (shift > 31) c.exponent = shift - 31 < 31 ? shift - 31 : 31;
+  c.mask = (int32_t)((1u << c.exponent) - 1u);
+  c.half = c.mask >> 1;
   return c;
 }
 
 /* One output: acc requantized, plus the output zero point, clamped to
- * [lo, hi]; sums wrap as the TE kernel's int32 sums do. */
+ * [lo, hi]; sums and shifts wrap as the TE kernel's int32 arithmetic does. */
 static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
                                    int32_t hi) {
-  int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
-  int32_t v;
-  if (c->shift >= 33) {
-    v = s8_high_add(x, c->mantissa, c->round) >> c->down;
-  } else {
-    int64_t product = (int64_t)x * c->mantissa;
-    v = (int32_t)((product + ((int64_t)1 << (c->shift - 1))) >> c->shift);
-  }
+  const int32_t x = (int32_t)(((uint32_t)acc + (uint32_t)c->bias) << c->left);
+  const int32_t high = (int32_t)(((int64_t)x * c->mantissa + ((int64_t)1 << 30)) >> 31);
+  const int32_t threshold = c->half + (high < 0 ? 1 : 0);
+  int32_t v = (high >> c->exponent) + ((high & c->mask) > threshold ? 1 : 0);
   v = (int32_t)((uint32_t)v + (uint32_t)out_zp);
   v = v > hi ? hi : v;
   v = v < lo ? lo : v;

@@ -7,9 +7,7 @@ then RoundingDivideByPOT): multiply_double_rounding and its per-channel form,
 which every int8 kernel uses. LiteRT's optimized kernels round once
 (TFLITE_SINGLE_ROUNDING), y = (x * m + 2^(r-1)) >> r: over a deep model the
 two differ by tens of LSB (ResNet-8's softmax: up to 47), so the compile path
-follows the reference. multiply_by_quantized_multiplier keeps the single
-rounding for the kernels whose reference rounds once (the 16x8 fully
-connected layer, SVDF).
+follows the reference.
 """
 import math
 
@@ -31,30 +29,6 @@ def quantize_multiplier(real):
     if exponent < -31:
         return 0, 1
     return int(mantissa), 31 - exponent
-
-
-def multiply_by_quantized_multiplier(x, mantissa, right_shift, least_shift=0):
-    """round(x * mantissa / 2^right_shift), ties up; int32 in, int32 out.
-
-    least_shift: a right shift known at compile time not to be exceeded
-    downwards. From 33 on, the low word of the product cannot change the
-    result: with P = hi * 2^32 + lo, floor((P + 2^(r-1)) / 2^r) equals
-    floor((hi + 2^(r-33)) / 2^(r-32)) because lo / 2^32 is a fraction added to
-    an integer. So only the product's high word (one SMMUL/SMULL on Arm) and
-    32-bit shifts are needed, not 64-bit arithmetic.
-    """
-    if least_shift >= 33:
-        high = ((x.astype("int64") * mantissa.astype("int64")) >> 32).astype("int32")
-        # The shifts are in 0..31 (right_shift in 33..63); the masks say so
-        # to TVM's bound analysis, which otherwise takes the result for a
-        # small number and drops the clamp that follows.
-        low = tir.const(31, "int32")
-        rounding = tir.const(1, "int32") << ((right_shift - tir.const(33, "int32")) & low)
-        return (high + rounding) >> ((right_shift - tir.const(32, "int32")) & low)
-    shift = right_shift.astype("int64")
-    product = x.astype("int64") * mantissa.astype("int64")
-    rounding = tir.const(1, "int64") << (shift - tir.const(1, "int64"))
-    return ((product + rounding) >> shift).astype("int32")
 
 
 def multiply_double_rounding(x, mantissa, right_shift):

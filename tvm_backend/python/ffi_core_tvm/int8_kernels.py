@@ -25,11 +25,10 @@ from .weight_blob import read
 class Slice:
     """Where one operator's constants sit in the model's weight blob."""
 
-    def __init__(self, blob_size, weights_offset, table_offset, least_shift=0):
+    def __init__(self, blob_size, weights_offset, table_offset):
         self.blob = te.placeholder((blob_size,), "int8", "weights")
         self.weights_offset = weights_offset
         self.table_offset = table_offset
-        self.least_shift = least_shift  # the table's smallest right shift
 
     def weights(self, shape):
         """w[i0, i1, ...], row-major int8 at weights_offset."""

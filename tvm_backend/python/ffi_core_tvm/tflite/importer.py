@@ -90,7 +90,7 @@ class Importer:
         w_off = self.packer.add(weights)
         q_off = self.packer.add(table)
         size = self.blob.size if self.blob is not None else 1
-        return kernels.Slice(size, w_off, q_off, int(table[:, 2].min()))
+        return kernels.Slice(size, w_off, q_off)
 
     def call(self, gv, args, shape, dtype="int8"):
         """A call of kernel `gv` writing a new tensor of `shape` and `dtype`."""

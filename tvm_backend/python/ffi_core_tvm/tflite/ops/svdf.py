@@ -15,7 +15,7 @@ from tvm import te
 from tvm import tirx as tir
 
 from ... import weight_blob
-from ...fixed_point import multiply_by_quantized_multiplier, quantize_multiplier
+from ...fixed_point import multiply_double_rounding, quantize_multiplier
 from ..model import UnsupportedModel
 from ..quant import NONE, RELU
 from ..registry import lowering
@@ -31,8 +31,7 @@ def _f32(*values):
 
 def _scaled(acc, multiplier):
     mantissa, shift = multiplier
-    return multiply_by_quantized_multiplier(acc, tir.const(mantissa, "int32"),
-                                            tir.const(shift, "int32"))
+    return multiply_double_rounding(acc, mantissa, shift)
 
 
 def _clamp(v, dtype):
