@@ -76,7 +76,8 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   int32_t pixels = out_h * out_w;
   /* Word aligned: the DSP kernels read it with LDRD. */
   int16_t buffer[2 * n] __attribute__((aligned(4)));
-  int8_t row[n] __attribute__((aligned(4)));
+  /* The taps' bytes, gathered only where the channels are not in fours. */
+  int8_t row[in_c % 4 != 0 ? n : 1] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
   for (int32_t b = 0; b < batch; ++b) {
