@@ -70,7 +70,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
   const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
                       stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
-  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi};
+  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi, 0};
   const int8_t* w = blob + w_off;
   int32_t n = k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;

@@ -1,5 +1,6 @@
 /* FULLY_CONNECTED of int8 activations and int8 weights (OI), per-channel
- * requantization: what ffi_core_tvm's int8_kernels.fully_connected computes,
+ * requantization rounding once, as LiteRT's reference kernel does: what
+ * ffi_core_tvm's int8_kernels.fully_connected computes,
  * bit for bit, as a matrix product (s8_gemm.h) over the widened input rows,
  * two batch rows at a time. */
 #include "s8_gemm.h"
@@ -7,7 +8,7 @@
 void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
                                  int32_t q_off, int32_t batch, int32_t in_features,
                                  int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
-  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi};
+  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi, 1};
   const int8_t* w = blob + w_off;
   int32_t n = in_features;
   /* Word aligned: the DSP kernels read it with LDRD. One column for a

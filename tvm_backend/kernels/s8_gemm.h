@@ -17,6 +17,7 @@
 typedef struct {
   const int32_t* q; /* per channel: bias (input zero point folded), mantissa, shift */
   int32_t out_zp, lo, hi;
+  int32_t once; /* FULLY_CONNECTED's reference rounds once (s8_requantize_once) */
 } S8Requant;
 
 /* Where a column's inputs go among `cols` (1 or 2) interleaved columns of
@@ -232,7 +233,8 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 #endif
 
 static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant* rq) {
-  return s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
+  return rq->once ? s8_requantize_once(acc, c, rq->out_zp, rq->lo, rq->hi)
+                  : s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
 }
 
 /* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in

@@ -79,17 +79,25 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
  * x * mantissa rounded ((x * m + 2^30) >> 31), then divided by 2^exponent
  * rounding half away from zero. */
 typedef struct {
-  int32_t bias, mantissa, left, exponent, mask, half;
+  int32_t bias, mantissa, shift, left, exponent, mask, half;
 } S8Channel;
 
 static inline S8Channel s8_channel(const int32_t* q) {
   const int32_t shift = q[2] & 0xFF;
-  S8Channel c = {q[0], q[1], 0, 0, 0, 0};
+  S8Channel c = {q[0], q[1], shift, 0, 0, 0, 0};
   if (shift < 31) c.left = 31 - shift;
   if (shift > 31) c.exponent = shift - 31 < 31 ? shift - 31 : 31;
   c.mask = (int32_t)((1u << c.exponent) - 1u);
   c.half = c.mask >> 1;
   return c;
+}
+
+/* v plus the output zero point, clamped to [lo, hi]. */
+static inline int8_t s8_clamp_out(int32_t v, int32_t out_zp, int32_t lo, int32_t hi) {
+  v = (int32_t)((uint32_t)v + (uint32_t)out_zp);
+  v = v > hi ? hi : v;
+  v = v < lo ? lo : v;
+  return (int8_t)v;
 }
 
 /* One output: acc requantized, plus the output zero point, clamped to
@@ -99,11 +107,17 @@ static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t out_
   const int32_t x = (int32_t)(((uint32_t)acc + (uint32_t)c->bias) << c->left);
   const int32_t high = (int32_t)(((int64_t)x * c->mantissa + ((int64_t)1 << 30)) >> 31);
   const int32_t threshold = c->half + (high < 0 ? 1 : 0);
-  int32_t v = (high >> c->exponent) + ((high & c->mask) > threshold ? 1 : 0);
-  v = (int32_t)((uint32_t)v + (uint32_t)out_zp);
-  v = v > hi ? hi : v;
-  v = v < lo ? lo : v;
-  return (int8_t)v;
+  return s8_clamp_out((high >> c->exponent) + ((high & c->mask) > threshold ? 1 : 0), out_zp, lo,
+                      hi);
+}
+
+/* The same rounding once, round((acc + bias) * mantissa / 2^shift) ties up,
+ * as LiteRT's reference FULLY_CONNECTED and multiply_once_per_channel. */
+static inline int8_t s8_requantize_once(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
+                                        int32_t hi) {
+  const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
+  const int64_t product = (int64_t)x * c->mantissa + ((int64_t)1 << (c->shift - 1));
+  return s8_clamp_out((int32_t)(product >> c->shift), out_zp, lo, hi);
 }
 
 #endif

@@ -4,10 +4,12 @@ A real multiplier M becomes an int32 mantissa m in [2^30, 2^31) and a right
 shift r with M = m * 2^-r. TFLite's reference kernels, TFLite Micro's and
 CMSIS-NN's scale with two roundings (gemmlowp's SaturatingRoundingDoublingHighMul,
 then RoundingDivideByPOT): multiply_double_rounding and its per-channel form,
-which every int8 kernel uses. LiteRT's optimized kernels round once
-(TFLITE_SINGLE_ROUNDING), y = (x * m + 2^(r-1)) >> r: over a deep model the
-two differ by tens of LSB (ResNet-8's softmax: up to 47), so the compile path
-follows the reference.
+which the int8 kernels use. LiteRT's optimized kernels round once
+(TFLITE_SINGLE_ROUNDING), y = (x * m + 2^(r-1)) >> r, and so does LiteRT's
+reference FULLY_CONNECTED (multiply_once_per_channel; TFLite Micro's rounds
+twice, 1 LSB apart over anomaly detection): over a deep model the two forms
+differ by tens of LSB (ResNet-8's softmax: up to 47), and the compile path
+follows LiteRT's reference kernels, equal to them on MLPerf Tiny's models.
 """
 import math
 
@@ -58,6 +60,16 @@ def rounding_divide_by_pot(x, exponent):
         return x
     half = tir.const(1 << (exponent - 1), "int32")
     return (x + half + (x >> tir.const(31, "int32"))) >> tir.const(exponent, "int32")
+
+
+def multiply_once_per_channel(x, mantissa, right_shift):
+    """round(x * mantissa / 2^right_shift), ties up, in int64: one rounding;
+    the mantissa and right shift int32 TIR values (a per-channel table), the
+    shift at least 1 (quantize_multiplier's)."""
+    shift = right_shift.astype("int64")
+    product = x.astype("int64") * mantissa.astype("int64")
+    rounding = tir.const(1, "int64") << (shift - tir.const(1, "int64"))
+    return ((product + rounding) >> shift).astype("int32")
 
 
 def multiply_double_rounding_per_channel(x, mantissa, right_shift):

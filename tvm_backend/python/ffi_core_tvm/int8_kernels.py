@@ -18,7 +18,7 @@ weights and table at offsets fixed at compile time (a Slice).
 from tvm import s_tir, te
 from tvm import tirx as tir
 
-from .fixed_point import multiply_double_rounding_per_channel
+from .fixed_point import multiply_double_rounding_per_channel, multiply_once_per_channel
 from .weight_blob import read
 
 
@@ -58,11 +58,13 @@ def _clamp_int8(v, lo, hi):
     return tir.max(tir.min(v, tir.const(hi, "int32")), tir.const(lo, "int32")).astype("int8")
 
 
-def _requantize(acc, s, c, out_zp, act):
-    """TFLite's per-channel requantization, rounding twice as its reference
-    kernels, TFLite Micro's and CMSIS-NN's do (LiteRT's optimized kernels
-    round once and differ from them by up to 47 LSB over ResNet-8)."""
-    scaled = multiply_double_rounding_per_channel(acc + s.table(c, 0), s.table(c, 1), s.shift(c))
+def _requantize(acc, s, c, out_zp, act, once=False):
+    """TFLite's per-channel requantization as LiteRT's reference kernels
+    compute it: rounding twice (as TFLite Micro's and CMSIS-NN's do too;
+    LiteRT's optimized kernels round once and differ by up to 47 LSB over
+    ResNet-8), but `once` for FULLY_CONNECTED, whose reference rounds once."""
+    multiply = multiply_once_per_channel if once else multiply_double_rounding_per_channel
+    scaled = multiply(acc + s.table(c, 0), s.table(c, 1), s.shift(c))
     return _clamp_int8(scaled + tir.const(out_zp, "int32"), *act)
 
 
@@ -404,7 +406,7 @@ def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp
             return te.sum(x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i)
     acc = te.compute((batch, out_features), acc_f, name="acc")
     y = te.compute((batch, out_features),
-                   lambda b, o: _requantize(acc[b, o], s, o, out_zp, act), name="y")
+                   lambda b, o: _requantize(acc[b, o], s, o, out_zp, act, once=True), name="y")
     return _accumulate_in_place(_prim_func([x, s.blob, y]), "acc", "y")
 
 
