@@ -12,3 +12,5 @@ include("${CMAKE_CURRENT_LIST_DIR}/../common/board-common.cmake")
 # The doctest suite (~400 KB) does not fit in 256 KB of flash; the armv6-m
 # suite runs on mps2-an385-armv6m instead.
 set(FFI_CORE_BOARD_SKIP_UNIT_SUITE ON)
+# 16 KB of RAM: a Relax VM keeps nothing between calls (tvm_backend).
+set(FFI_CORE_TVM_VM_KEPT_STORAGES 0 CACHE STRING "")

@@ -47,16 +47,18 @@ StorageObj* AsStorage(const TVMFFIAny& value);
 // tensors alloc_tensor carved from them, each handed out again when no one
 // else holds it and the request is the same. All of it came from
 // `allocator`.
+// FFI_CORE_TVM_VM_KEPT_STORAGES 0 keeps nothing, register files included:
+// each call then gives its memory back (a board with little RAM).
 struct VMPool {
-  static constexpr size_t kStorages = 8;
-  static constexpr size_t kTensors = 16;
+  static constexpr size_t kStorages = FFI_CORE_TVM_VM_KEPT_STORAGES;
+  static constexpr size_t kTensors = FFI_CORE_TVM_VM_KEPT_TENSORS;
   TVMFFICustomAllocator* allocator;  // TVMFFIGetCustomAllocator() when it was filled
   Allocator* heap;                   // and GetAllocator()
   size_t num_storages;
   size_t num_tensors;
   size_t next_tensor;  // where the next alloc_tensor starts looking: calls repeat their order
-  StorageObj* storages[kStorages];
-  TVMFFIObject* tensors[kTensors];
+  StorageObj* storages[kStorages > 0 ? kStorages : 1];
+  TVMFFIObject* tensors[kTensors > 0 ? kTensors : 1];
 };
 
 // One entry of the executable's function table.

@@ -120,7 +120,7 @@ StorageObj* PoolTakeStorage(VMStateObj* state, size_t bytes) {
 void PoolKeepStorage(VMStateObj* state, StorageObj* storage) {
   detail::GlobalLockGuard lock;
   VMPool& pool = state->pool;
-  if (pool.num_storages == VMPool::kStorages) return;
+  if (pool.num_storages >= VMPool::kStorages) return;
   ObjectIncRef(&storage->header);
   storage->pool = state;
   pool.storages[pool.num_storages++] = storage;
@@ -151,7 +151,7 @@ void PoolKeepTensor(StorageObj* storage, TVMFFIObject* tensor) {
   detail::GlobalLockGuard lock;
   if (storage->pool == nullptr) return;
   VMPool& pool = storage->pool->pool;
-  if (pool.num_tensors == VMPool::kTensors) return;
+  if (pool.num_tensors >= VMPool::kTensors) return;
   ObjectIncRef(tensor);
   pool.tensors[pool.num_tensors++] = tensor;
   pool.next_tensor = pool.num_tensors;
@@ -165,6 +165,7 @@ AnyListObj* PoolTakeRegisters(VMFunctionInfo* info) {
 }
 
 void PoolKeepRegisters(VMFunctionInfo* info, ObjectPtr<AnyListObj> regs) {
+  if (VMPool::kStorages == 0) return;  // nothing kept
   for (size_t i = 0; i < regs->size; ++i) regs->items()[i].reset();
   detail::GlobalLockGuard lock;
   if (info->spare_registers == nullptr) info->spare_registers = regs.release();
