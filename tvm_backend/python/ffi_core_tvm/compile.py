@@ -42,44 +42,6 @@ def pass_context():
     return tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True})
 
 
-# The tensors ffi-core's VM keeps from one call to the next
-# (VMPool::kTensors, tvm_backend/src/vm/vm_objects.h).
-VM_KEPT_TENSORS = 16
-
-
-@relax.expr_functor.mutator
-class _DropKills(relax.PyExprMutator):
-    """Drops R.vm.kill_object from a function whose tensors ffi-core's VM
-    keeps all from one call to the next (VMPool): there a kill frees
-    nothing, and each is a builtin call (vm.builtin.null_value). The
-    register file releases them on return. A larger function keeps its
-    kills: they let a kept tensor be taken again within the call."""
-
-    _kill = tvm.ir.Op.get("relax.vm.kill_object")
-
-    def visit_var_binding_(self, binding):
-        if isinstance(binding.value, relax.Call) and binding.value.op.same_as(self._kill):
-            return
-        super().visit_var_binding_(binding)
-
-
-def _lower(mod, target):
-    """TVM's default Relax pipeline, without the kills (_DropKills)."""
-    with target:
-        mod = relax.get_pipeline("default")(mod)
-    tensor = tvm.ir.Op.get("relax.vm.alloc_tensor")
-    for gv, f in list(mod.functions.items()):
-        if not isinstance(f, relax.Function):
-            continue
-        tensors = []
-        relax.analysis.post_order_visit(
-            f, lambda e: tensors.append(e) if isinstance(e, relax.Call) and
-            e.op.same_as(tensor) else None)
-        if len(tensors) <= VM_KEPT_TENSORS:
-            mod[gv] = _DropKills().visit_expr(f)
-    return mod
-
-
 def planned_storage_bytes(mod):
     """The bytes main allocates once Relax has planned its memory: the
     planned storage its intermediates share, and its outputs."""
@@ -271,8 +233,7 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
     os.makedirs(out_dir, exist_ok=True)
     target = llvm_target(cpu)
     with pass_context():
-        ex = relax.build(_lower(mod, target), target, relax_pipeline=None, exec_mode="compiled",
-                         system_lib=True)
+        ex = relax.build(mod, target, exec_mode="compiled", system_lib=True)
     with tempfile.TemporaryDirectory() as tmp:
         tar_path = os.path.join(tmp, "model.tar")
         ex.export_library(tar_path)
