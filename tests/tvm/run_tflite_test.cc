@@ -51,6 +51,11 @@ struct ModelKernelCall {
 
 #ifdef MODEL_NS_PER_COUNT_X100
 #include <ffi_core_board/systick.h>
+
+// ffi_core_tvm says what a VM keeps between calls (tvm_backend/CMakeLists.txt).
+#ifndef FFI_CORE_TVM_VM_KEPT_STORAGES
+#error "FFI_CORE_TVM_VM_KEPT_STORAGES comes with ffi_core_tvm"
+#endif
 #endif
 
 using namespace tvm_test;
