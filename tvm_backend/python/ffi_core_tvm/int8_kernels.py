@@ -117,59 +117,12 @@ def _padded_read(x, n, oh, ow, kh, kw, channel, stride, dilation, pad, in_zp):
     return tir.if_then_else(inside, x[n, ih, iw, channel].astype("int32"), in_zp)
 
 
-def _word(read):
-    """Four int8 values read(0..3) as one little-endian int32 (LLVM makes it one load)."""
-    b = [read(i) for i in range(4)]
-    low = [v.astype("uint8").astype("int32") for v in b[:3]]
-    return low[0] | (low[1] << 8) | (low[2] << 16) | (b[3].astype("int32") << 24)
-
-
-def _lanes(v):
-    """A word's four int8 lanes as two int16 pairs, for the DSP extension:
-    SXTB16 widens lanes 0 and 2, and after a rotation by 8, lanes 1 and 3."""
-    def pairs(u):
-        return tir.call_llvm_pure_intrin("int32", "llvm.arm.sxtb16", u)
-
-    u = v.astype("uint32")
-    return pairs(v), pairs(((u >> 8) | (u << 24)).astype("int32"))
-
-
-def _pair_const(value):
-    """Both int16 lanes of a word holding `value` (the lanes of four equal bytes)."""
-    half = value & 0xFFFF
-    return tir.const(int.from_bytes((half | half << 16).to_bytes(4, "little"), "little",
-                                    signed=True), "int32")
-
-
-def _dot4(x_lanes, w_lanes):
-    """The sum of four int8 products with two dual 16-bit multiplies (SMUAD, SMLAD)."""
-    even = tir.call_llvm_pure_intrin("int32", "llvm.arm.smuad", x_lanes[0], w_lanes[0])
-    return tir.call_llvm_pure_intrin("int32", "llvm.arm.smlad", x_lanes[1], w_lanes[1], even)
-
-
-def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act,
-           dsp=False):
-    """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w)). With `dsp`
-    (a CPU with the DSP extension) and input channels in fours, four products
-    at a time (_dot4); a padded position reads four zero points."""
+def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
+    """CONV_2D: y = requantize(sum(x * w) + bias - in_zp * sum(w))."""
     ci_n = w_shape[3]
     x = te.placeholder(in_shape, "int8", "x")
     w = s.weights(w_shape)
     kh, kw = window_axes(w_shape)
-    if dsp and ci_n % 4 == 0:
-        ci4 = te.reduce_axis((0, ci_n // 4), "ci4")
-        zp_lanes = (_pair_const(in_zp), _pair_const(in_zp))
-
-        def acc4_f(n, oh, ow, c):
-            ih, iw, inside = _tap(x, oh, ow, kh, kw, stride, dilation, pad)
-            x_lanes = _lanes(_word(lambda i: x[n, ih, iw, ci4 * 4 + i]))
-            w_lanes = _lanes(_word(lambda i: w(c, kh, kw, ci4 * 4 + i)))
-            # The test picks between two products rather than two words, so
-            # that LLVM sees the input's four bytes as one load.
-            dot = tir.if_then_else(inside, _dot4(x_lanes, w_lanes), _dot4(zp_lanes, w_lanes))
-            return te.sum(dot, axis=[kh, kw, ci4])
-
-        return _requantized_nhwc(x, s, out_shape, acc4_f, out_zp, act)
     ci = te.reduce_axis((0, ci_n), "ci")
 
     def acc_f(n, oh, ow, c):
@@ -387,23 +340,14 @@ def fully_connected_16x8(blob, w_offset, bias, q, batch, in_features, out_featur
     return _requantized_16x8(x, blob, bias, q, (batch, out_features), acc_f, act)
 
 
-def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act, dsp=False):
-    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i]).
-    With `dsp` and input features in fours, four products at a time (_dot4)."""
+def fully_connected(s, batch, in_features, out_features, in_zp, out_zp, act):
+    """FULLY_CONNECTED: y[b, o] = requantize(sum_i x[b, i] * w[o, i] + bias - in_zp * sum_i w[o, i])."""
     x = te.placeholder((batch, in_features), "int8", "x")
     w = s.weights((out_features, in_features))
-    if dsp and in_features % 4 == 0:
-        i4 = te.reduce_axis((0, in_features // 4), "i4")
+    i = te.reduce_axis((0, in_features), "i")
 
-        def acc_f(b, o):
-            x_lanes = _lanes(_word(lambda k: x[b, i4 * 4 + k]))
-            w_lanes = _lanes(_word(lambda k: w(o, i4 * 4 + k)))
-            return te.sum(_dot4(x_lanes, w_lanes), axis=i4)
-    else:
-        i = te.reduce_axis((0, in_features), "i")
-
-        def acc_f(b, o):
-            return te.sum(x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i)
+    def acc_f(b, o):
+        return te.sum(x[b, i].astype("int32") * w(o, i).astype("int32"), axis=i)
     acc = te.compute((batch, out_features), acc_f, name="acc")
     y = te.compute((batch, out_features),
                    lambda b, o: _requantize(acc[b, o], s, o, out_zp, act, once=True), name="y")

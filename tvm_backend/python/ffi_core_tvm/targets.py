@@ -32,14 +32,6 @@ def llvm_target(cpu):
     return tvm.target.Target(dict(kind="llvm", **LLVM_TARGETS[cpu]))
 
 
-def has_dsp(cpu):
-    """Whether the kernels should use the Arm DSP extension (SXTB16, SMLAD):
-    ARMv7E-M and the M33. Not the M55: LLVM vectorizes the plain kernels
-    with its vector extension (MVE), three times fewer instructions than the
-    DSP kernels there (ResNet-8 14.3M against 47.1M per inference)."""
-    return cpu in ("cortex-m4f", "cortex-m7", "cortex-m33")
-
-
 def has_c_kernels(cpu):
     """Whether CONV_2D and FULLY_CONNECTED call the C micro-kernels
     (tvm_backend/kernels) rather than TE kernels: on the CPUs where they

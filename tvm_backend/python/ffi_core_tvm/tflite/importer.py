@@ -29,9 +29,8 @@ class Importer:
     """The context a lowering works in: tensors' relax values, kernels, the
     weight blob, emitted calls."""
 
-    def __init__(self, model, blob=None, dsp=False, c_kernels=False):
+    def __init__(self, model, blob=None, c_kernels=False):
         self.model = model
-        self.dsp = dsp
         self.c_kernels = c_kernels
         self.bb = relax.BlockBuilder()
         self.values = {}
@@ -168,7 +167,7 @@ def _ident(name):
     return s if s and not s[0].isdigit() else "x_" + s
 
 
-def from_tflite(buf, dsp=False, c_kernels=False):
+def from_tflite(buf, c_kernels=False):
     """(Relax IRModule, input tensors, output tensors) of a TFLite model.
 
     Each tensor has name, shape, dtype, scale and zero_point (model.Tensor).
@@ -177,16 +176,15 @@ def from_tflite(buf, dsp=False, c_kernels=False):
     returns its new value as one more output after the model's outputs, in
     the order the model lists its tensors; those have is_variable set. The
     caller passes back what the previous call returned (zeros to reset).
-    `dsp`: the kernels may use the Arm DSP extension (targets.has_dsp), whose
-    results are the same; `c_kernels`: CONV_2D and FULLY_CONNECTED call the
-    C micro-kernels (targets.has_c_kernels), whose results are the same too.
+    `c_kernels`: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED call the C
+    micro-kernels (targets.has_c_kernels), whose results are the same.
     Raises UnsupportedModel naming what it does not
     take: an operator with its index, a type, an option, or a malformed file.
     """
     model = read_model(buf)
     dry = Importer(model)
     dry.run()
-    mod = Importer(model, dry.packer.data(), dsp, c_kernels).run()
+    mod = Importer(model, dry.packer.data(), c_kernels).run()
     return mod, model.inputs + model.states, model.outputs + model.states
 
 

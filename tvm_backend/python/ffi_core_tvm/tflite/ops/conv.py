@@ -39,7 +39,7 @@ def _conv(ctx, op, depthwise):
     elif ctx.c_kernels:
         gv = ctx.kernel(key, lambda: kernels.conv2d_c(*args))
     else:
-        gv = ctx.kernel(key, lambda: kernels.conv2d(*args, dsp=ctx.dsp))
+        gv = ctx.kernel(key, lambda: kernels.conv2d(*args))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)
 
 

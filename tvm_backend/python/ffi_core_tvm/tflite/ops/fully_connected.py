@@ -31,7 +31,7 @@ def fully_connected(ctx, op):
             s, batch, features, w.shape[0], out_zp, act))
     else:
         gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
-            s, batch, features, w.shape[0], in_zp, out_zp, act, dsp=ctx.dsp))
+            s, batch, features, w.shape[0], in_zp, out_zp, act))
     y = ctx.call(gv, [value, ctx.blob_const], (batch, w.shape[0]))
     return ctx.reshape(y, (batch, w.shape[0]), out.shape)
 
