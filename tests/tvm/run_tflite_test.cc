@@ -192,8 +192,13 @@ const void* ResultBytes(const TVMFFIAny& result, int k) {
     if (cell->size != kNumResults) return nullptr;
     item = static_cast<const TVMFFIAny*>(cell->data) + k;
   }
-  if (item->type_index != kTVMFFITensor) return nullptr;
-  const DLTensor* t = TVMFFITensorGetDLTensorPtr(item->v_obj);
+  // A state comes back as main was given it: a Tensor, or the DLTensor*
+  // itself (ffi-core's VM borrows a DLTensor* argument; main's outputs are
+  // Tensors).
+  const bool borrowed = k >= MODEL_NUM_OUTPUTS && item->type_index == kTVMFFIDLTensorPtr;
+  if (item->type_index != kTVMFFITensor && !borrowed) return nullptr;
+  const DLTensor* t = borrowed ? static_cast<const DLTensor*>(item->v_ptr)
+                               : TVMFFITensorGetDLTensorPtr(item->v_obj);
   const ModelTensor& want = kResults[k];
   if (t->ndim != want.ndim || t->dtype.code != want.dtype.code ||
       t->dtype.bits != want.dtype.bits) {
