@@ -4,8 +4,8 @@
 // DLTensors, then as Tensor objects), from the reset state: the module's
 // `reset` fills each state tensor (SVDF's, LSTM's) with its zero point, in
 // the firmware's one buffer per state, which each call of main updates in
-// place (the state tensors main returns are those). Every result must equal TVM's own VirtualMachine's on
-// the host, every output be within 1 LSB of LiteRT's where LiteRT runs the
+// place (the state tensors main returns are those). Every result must equal TVM's own
+// VirtualMachine's on the host, every output be within 1 LSB of LiteRT's where LiteRT runs the
 // model (the first int8 output with the same argmax), and both runs agree; a
 // wrong dtype or shape must give TVM's kind and message. Memory comes from
 // one static heap sized by the compile path's figure (or the kernel share's
