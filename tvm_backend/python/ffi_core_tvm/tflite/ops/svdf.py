@@ -4,11 +4,11 @@ the int16 state alone).
 
 Two stages, as the reference computes them. The state holds, per filter,
 the last `memory` feature values: each call shifts it one place left and
-writes the newest value, in place (the state's one buffer is main's
-argument), the input's dot product with the filter's feature
-weights rescaled to the state's scale. The output is, per unit, the bias
-plus the dot products of its `rank` filters' memories with their time
-weights, rescaled to the output's scale.
+writes the newest value, the input's dot product with the filter's feature
+weights rescaled to the state's scale, in place (the state's one buffer is
+main's argument). The output is, per unit, the bias plus the dot products of
+its `rank` filters' memories with their time weights, rescaled to the
+output's scale.
 """
 import numpy as np
 from tflite.SVDFOptions import SVDFOptions
