@@ -334,7 +334,7 @@ void Arguments(int call, DLTensor* dl, TVMFFIAny* in, DLManagedTensor* managed =
 
 void BadInput(TVMFFIObjectHandle fn, const DLTensor& t, const char* what, const char* kind,
               const char* message) {
-  Reset();
+  // The state's values do not matter: main stops at the input's check.
   DLTensor dl[kNumArgs];
   TVMFFIAny in[kNumArgs];
   Arguments(0, dl, in);
