@@ -119,7 +119,7 @@ def test_lstm_memory_is_planned():
     alone): with 200 cells the gates take 1600 bytes, which TVM would put on
     the heap rather than the stack; they are in the plan instead. The states
     are written in place: the plan is the gates and the output alone. The
-    module's `reset` gives each state its zero point."""
+    module's kernel `reset` gives each state its zero point."""
     n_cell = 200
     mod, ins, outs = from_tflite(lstm_model(np.random.default_rng(1), n_cell=n_cell))
     with pass_context():
@@ -127,5 +127,5 @@ def test_lstm_memory_is_planned():
     assert "TVMBackendAllocWorkspace" not in ex.mod.imports[0].inspect_source("ll")
     assert planned_storage_bytes(mod) == 4 * n_cell * 2 + int(np.prod(outs[0].shape))
     h, c = (tvm.runtime.tensor(np.ones(t.shape, t.dtype)) for t in ins[1:])
-    relax.VirtualMachine(ex, tvm.cpu())["reset"](h, c)
+    relax.VirtualMachine(ex, tvm.cpu()).module.get_function("reset", True)(h, c)
     assert (h.numpy() == ins[1].zero_point[0]).all() and (c.numpy() == 0).all()

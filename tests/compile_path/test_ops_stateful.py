@@ -129,7 +129,7 @@ def test_svdf_sequence(params, request):
 def test_svdf_state_in_place_and_reset():
     """main writes the new state into the state it is given (the tensor it
     returns is that one) and allocates its output alone; the module's
-    `reset` fills the state with its zero point."""
+    kernel `reset` fills the state with its zero point."""
     rng = np.random.default_rng(5)
     mod, ins, outs = from_tflite(svdf_model(rng, batch=2))
     assert planned_storage_bytes(mod) == int(np.prod(outs[0].shape))
@@ -145,7 +145,7 @@ def test_svdf_state_in_place_and_reset():
     memories = state.numpy().reshape(2, -1, 5)  # batch, filter, memory
     assert np.array_equal(memories[..., :4], before.reshape(2, -1, 5)[..., 1:]), \
         "each memory shifted by one"
-    vm["reset"](state)
+    vm.module.get_function("reset", True)(state)
     assert (state.numpy() == ins[1].zero_point[0]).all()
 
 

@@ -177,25 +177,19 @@ class Importer:
         return self.bb.get()
 
     def reset_function(self):
-        """`reset`: fills each state it is given (main's state arguments, in
-        their order) with its zero point, in place, as TFLite Micro resets its
-        variable tensors; returns them as main does."""
-        states = self.model.states
-        gv = self.kernel(("reset_state",), lambda: _reset_kernel(states))
-        params = [relax.Var(_ident(t.name), relax.TensorType(shape=t.shape, dtype=t.dtype))
-                  for t in states]
-        with self.bb.function("reset", params):
-            with self.bb.dataflow():
-                outs = self.call_inplace(gv, params, list(range(len(states))))
-                result = self.bb.emit_output(outs[0] if len(outs) == 1 else relax.Tuple(outs))
-            self.bb.emit_func_output(result)
+        """`reset`: a kernel of the module (no Relax function: no VM call, no
+        argument checks, nothing on the heap) that fills each state it is
+        given (main's state arguments, in their order) with its zero point,
+        as TFLite Micro resets its variable tensors."""
+        self.bb.add_func(_reset_kernel(self.model.states).with_attr("global_symbol", "reset"),
+                         "reset")
 
 
 def _reset_kernel(states):
     """A PrimFunc writing each state's zero point (0 where it has none) into
     every element of its buffer."""
     args = [(f"s{k}", t.shape, t.dtype) for k, t in enumerate(states)]
-    with prim_func("reset_state", args) as (ib, buffers):
+    with prim_func("reset", args) as (ib, buffers):
         for t, buf in zip(states, buffers):
             zp = int(t.zero_point[0]) if t.zero_point is not None else 0
             with ExitStack() as loops:
