@@ -212,7 +212,7 @@ def from_tflite(buf, dsp=False):
     order the model lists its tensors, and updates it in place: the caller
     keeps one buffer per state and passes the same to every call. main also
     returns each after the model's outputs (the same tensors); those have
-    is_variable set. The module's function `reset`, given the states, fills
+    is_variable set. The module's kernel `reset`, given the states, fills
     each with its zero point.
     `dsp`: the kernels may use the Arm DSP extension (targets.has_dsp), whose
     results are the same. Raises UnsupportedModel naming what it does not
