@@ -6,7 +6,9 @@ Usage: scripts/tvm-compile.py MODEL.tflite --cpu CPU --out DIR [--name NAME]
 Writes DIR/<name>_lib0.o and DIR/<name>_bin.o (link both into the firmware;
 the model is the system library's function "main") and DIR/model.json (each
 input's and output's name, shape, dtype, quantization and whether it is
-state, and the RAM the model's activations need, "ram_bytes"). CPU is a
+state, the RAM the model's activations need, "ram_bytes", and for a model
+with state the bytes of the firmware's state buffers, which main updates in
+place, "state_bytes", and the function that resets them, "reset"). CPU is a
 toolchain file's name, or "host". What the compile path does not take (an
 operator, a type, an option, a file that is no TFLite model) is refused with
 one line, "tvm-compile: <file>: <what>", and exit status 1.

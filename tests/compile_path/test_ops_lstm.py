@@ -1,6 +1,7 @@
 """UNIDIRECTIONAL_SEQUENCE_LSTM, integer (int8 activations and weights,
 int16 cell state), run as sequences of calls with the hidden and cell states
-carried from one call to the next (main's extra inputs and outputs), against
+carried from one call to the next (main's extra inputs, updated in place, and
+outputs), against
 LiteRT's reference kernels, whose interpreter keeps its variable tensors
 between invocations. Outputs and both states are compared after each call.
 """
@@ -116,10 +117,15 @@ def test_lstm_refuses(variant, message):
 def test_lstm_memory_is_planned():
     """No workspace call in the built kernel (a firmware's heap holds the plan
     alone): with 200 cells the gates take 1600 bytes, which TVM would put on
-    the heap rather than the stack; they are in the plan instead."""
+    the heap rather than the stack; they are in the plan instead. The states
+    are written in place: the plan is the gates and the output alone. The
+    module's kernel `reset` gives each state its zero point."""
     n_cell = 200
-    mod, _, _ = from_tflite(lstm_model(np.random.default_rng(1), n_cell=n_cell))
+    mod, ins, outs = from_tflite(lstm_model(np.random.default_rng(1), n_cell=n_cell))
     with pass_context():
         ex = relax.build(mod, tvm.target.Target("llvm"), exec_mode="compiled")
     assert "TVMBackendAllocWorkspace" not in ex.mod.imports[0].inspect_source("ll")
-    assert planned_storage_bytes(mod) >= 4 * n_cell * 2
+    assert planned_storage_bytes(mod) == 4 * n_cell * 2 + int(np.prod(outs[0].shape))
+    h, c = (tvm.runtime.tensor(np.ones(t.shape, t.dtype)) for t in ins[1:])
+    relax.VirtualMachine(ex, tvm.cpu()).module.get_function("reset", True)(h, c)
+    assert (h.numpy() == ins[1].zero_point[0]).all() and (c.numpy() == 0).all()

@@ -3,8 +3,9 @@
 with the state carried from one call to the next.
 
 A variable tensor is one more input and one more output of main (after the
-model's own); the test passes each call's returned state to the next, from
-the reset state: the zero point (real 0), as TFLite Micro resets it.
+model's own), updated in place; the test passes each call's returned state
+to the next, from the reset state: the zero point (real 0), as TFLite Micro
+resets it.
 
 The SVDF reference is TFLite Micro's interpreter (PyPI tflite-micro): LiteRT
 takes only int16 state and crashes on keyword_scrambled_8bit's int8 state.
@@ -21,9 +22,12 @@ import zlib
 import numpy as np
 import pytest
 import tflite_builder
+import tvm
 from reference import TFLM_EXAMPLES, assert_close, case_seed, host_model, litert_reference
 from tflite_builder import ModelBuilder
+from tvm import relax
 
+from ffi_core_tvm.compile import pass_context, planned_storage_bytes
 from ffi_core_tvm.tflite import UnsupportedModel, from_tflite
 
 tflite_builder._OPTIONS.setdefault("SVDF", "SVDFOptions")
@@ -120,6 +124,29 @@ def test_svdf_sequence(params, request):
         it.invoke()
         np.testing.assert_array_equal(y, it.get_output(0))
         _assert_state(state[0], _tflm_tensor(it, ins[1]), ins[1], f"step {step}: state")
+
+
+def test_svdf_state_in_place_and_reset():
+    """main writes the new state into the state it is given (the tensor it
+    returns is that one) and allocates its output alone; the module's
+    kernel `reset` fills the state with its zero point."""
+    rng = np.random.default_rng(5)
+    mod, ins, outs = from_tflite(svdf_model(rng, batch=2))
+    assert planned_storage_bytes(mod) == int(np.prod(outs[0].shape))
+    with pass_context():
+        vm = relax.VirtualMachine(relax.build(mod, tvm.target.Target("llvm"),
+                                              exec_mode="compiled"), tvm.cpu())
+    state = tvm.runtime.tensor(rng.integers(-128, 127, ins[1].shape, endpoint=True,
+                                            dtype=np.int8))
+    before = state.numpy()
+    x = rng.integers(-128, 127, ins[0].shape, endpoint=True, dtype=np.int8)
+    _, new = vm["main"](tvm.runtime.tensor(x), state)
+    assert np.array_equal(state.numpy(), new.numpy())
+    memories = state.numpy().reshape(2, -1, 5)  # batch, filter, memory
+    assert np.array_equal(memories[..., :4], before.reshape(2, -1, 5)[..., 1:]), \
+        "each memory shifted by one"
+    vm.module.get_function("reset", True)(state)
+    assert (state.numpy() == ins[1].zero_point[0]).all()
 
 
 def test_svdf_refuses_other_activations():

@@ -105,9 +105,10 @@ def reset(t):
 
 
 def kernel_calls(mod):
-    """(kernel, [(shape, dtype, is the weight blob) of each argument, outputs
-    last]) of each call_tir in main, in order (a kernel may write several
-    outputs, as the LSTM's does)."""
+    """(kernel, [(shape, dtype, is the weight blob) of each argument, new
+    outputs last]) of each call_tir and call_tir_inplace in main, in order (a
+    kernel may write several outputs, as the LSTM's does; those it writes in
+    place, the states, are among its arguments)."""
     def spec(ty, blob=False):
         return (tuple(int(d) for d in ty.shape), str(ty.dtype), blob)
 
@@ -115,11 +116,14 @@ def kernel_calls(mod):
     for block in mod["main"].body.blocks:
         for b in block.bindings:
             v = b.value
-            if isinstance(v, relax.Call) and getattr(v.op, "name", "") == "relax.call_tir":
+            op = getattr(v.op, "name", "") if isinstance(v, relax.Call) else ""
+            if op in ("relax.call_tir", "relax.call_tir_inplace"):
                 outs = b.var.ty.fields if isinstance(b.var.ty, relax.TupleType) else [b.var.ty]
+                inplace = list(v.attrs.inplace_indices) if op.endswith("inplace") else []
+                new = [ty for k, ty in enumerate(outs) if not inplace or inplace[k] < 0]
                 calls.append((v.args[0].name_hint,
                               [spec(a.ty, isinstance(a, tvm.ir.expr.Constant))
-                               for a in v.args[1].fields] + [spec(ty) for ty in outs]))
+                               for a in v.args[1].fields] + [spec(ty) for ty in new]))
     return calls
 
 
@@ -206,7 +210,8 @@ def write_test(buf, opts):
              "// The model's inputs, then its state tensors (zero point: the reset value).",
              "static const ModelTensor kArgs[] = {" +
              ", ".join(tensor_init(t) for t in inputs + states) + "};",
-             "// The model's outputs, then its new state tensors.",
+             "// The model's outputs, then its state tensors (main's state arguments, updated"
+             " in place).",
              "static const ModelTensor kResults[] = {" +
              ", ".join(tensor_init(t) for t in outputs + states) + "};",
              "// Each call's values: sequence by sequence, call by call."]

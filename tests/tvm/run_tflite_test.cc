@@ -1,10 +1,11 @@
 // Runs one TFLite model that ffi-core's compile path built (MLPerf Tiny's,
 // TFLite Micro's examples; gen_tflite_test.py writes MODEL_DATA): its `main`
 // from the system library over each sequence of calls, twice (arguments as
-// DLTensors, then as Tensor objects), from the reset state: each state
-// tensor (SVDF's, LSTM's) filled with its zero point, then carried from one
-// call to the next. Every result must equal TVM's own VirtualMachine's on
-// the host, every output be within 1 LSB of LiteRT's where LiteRT runs the
+// DLTensors, then as Tensor objects), from the reset state: the module's
+// `reset` fills each state tensor (SVDF's, LSTM's) with its zero point, in
+// the firmware's one buffer per state, which each call of main updates in
+// place (the state tensors main returns are those). Every result must equal TVM's own
+// VirtualMachine's on the host, every output be within 1 LSB of LiteRT's where LiteRT runs the
 // model (the first int8 output with the same argmax), and both runs agree; a
 // wrong dtype or shape must give TVM's kind and message. Memory comes from
 // one static heap sized by the compile path's figure (or the kernel share's
@@ -69,10 +70,11 @@ constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
 #ifndef MODEL_RUNTIME_BYTES
 #define MODEL_RUNTIME_BYTES 12288
 #endif
-// The new state a call returns comes from the heap too; between inferences
-// the heap holds the kernel share's scratch, which for a kernel that reads
-// a large model input (micro_speech_lstm's) is more than the plan.
-constexpr int kPlanBytes = MODEL_RAM_BYTES + MODEL_STATE_BYTES;
+// The state is not on the heap (main writes it in place, in g_state);
+// between inferences the heap holds the kernel share's scratch, which for a
+// kernel that reads a large model input (micro_speech_lstm's) is more than
+// the plan.
+constexpr int kPlanBytes = MODEL_RAM_BYTES;
 ffi_core::StaticHeap<(kPlanBytes > MODEL_SCRATCH_BYTES ? kPlanBytes : MODEL_SCRATCH_BYTES) +
                      MODEL_RUNTIME_BYTES>
     g_heap;
@@ -81,7 +83,7 @@ ffi_core::StaticHeap<(kPlanBytes > MODEL_SCRATCH_BYTES ? kPlanBytes : MODEL_SCRA
 // starts 64-byte aligned, and so does each call's data in the tables.
 constexpr int kAlignment = 64;
 int Aligned(int bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
-// The state the firmware carries from one call to the next.
+// The state the firmware carries from one call to the next: its only copy.
 constexpr int kStateStorage = MODEL_STATE_BYTES + MODEL_NUM_STATES * kAlignment + 1;
 alignas(kAlignment) uint8_t g_state[kStateStorage];
 
@@ -150,23 +152,40 @@ uint8_t* State(int s) {
   return at;
 }
 
-// The reset: each state tensor filled with its zero point.
+// The module's `reset`, for a model with state.
+TVMFFIObjectHandle g_reset = nullptr;
+
+// The reset: the module's `reset` on the state buffers, which must then
+// hold each state's zero point.
 void Reset() {
+#if MODEL_NUM_STATES > 0
+  DLTensor dl[MODEL_NUM_STATES];
+  TVMFFIAny in[MODEL_NUM_STATES];
   for (int s = 0; s < MODEL_NUM_STATES; ++s) {
     const ModelTensor& t = kArgs[MODEL_NUM_INPUTS + s];
-    for (int i = 0; i < Count(t); ++i) {
-      switch (t.dtype.bits) {
-        case 8:
-          reinterpret_cast<int8_t*>(State(s))[i] = static_cast<int8_t>(t.zero_point);
-          break;
-        case 16:
-          reinterpret_cast<int16_t*>(State(s))[i] = static_cast<int16_t>(t.zero_point);
-          break;
-        default:
-          reinterpret_cast<int32_t*>(State(s))[i] = t.zero_point;
-      }
-    }
+    std::memset(State(s), 0x55, t.bytes);  // so that the check below sees reset's work
+    dl[s] = Input(State(s), t.dtype, t.shape, t.ndim);
+    in[s] = None();
+    in[s].type_index = kTVMFFIDLTensorPtr;
+    in[s].v_ptr = &dl[s];
   }
+  TVMFFIAny result = None();
+  if (TVMFFIFunctionCall(g_reset, in, MODEL_NUM_STATES, &result) != 0) {
+    Taken t = TakeError();
+    std::printf("FAIL %s reset: %s: %s\n", MODEL_NAME, t.kind, t.message);
+    ++g_failed;
+  }
+  Release(&result);
+  bool zero = true;
+  for (int s = 0; s < MODEL_NUM_STATES; ++s) {
+    const ModelTensor& t = kArgs[MODEL_NUM_INPUTS + s];
+    for (int i = 0; i < Count(t); ++i) zero = zero && At(State(s), t.dtype, i) == t.zero_point;
+  }
+  if (!zero) {
+    std::printf("FAIL %s reset: a state is not its zero point\n", MODEL_NAME);
+    ++g_failed;
+  }
+#endif
 }
 
 // Result k's bytes, checked for shape and dtype; NULL when they are wrong.
@@ -178,8 +197,13 @@ const void* ResultBytes(const TVMFFIAny& result, int k) {
     if (cell->size != kNumResults) return nullptr;
     item = static_cast<const TVMFFIAny*>(cell->data) + k;
   }
-  if (item->type_index != kTVMFFITensor) return nullptr;
-  const DLTensor* t = TVMFFITensorGetDLTensorPtr(item->v_obj);
+  // A state comes back as main was given it: a Tensor, or the DLTensor*
+  // itself (ffi-core's VM borrows a DLTensor* argument; main's outputs are
+  // Tensors).
+  const bool borrowed = k >= MODEL_NUM_OUTPUTS && item->type_index == kTVMFFIDLTensorPtr;
+  if (item->type_index != kTVMFFITensor && !borrowed) return nullptr;
+  const DLTensor* t = borrowed ? static_cast<const DLTensor*>(item->v_ptr)
+                               : TVMFFITensorGetDLTensorPtr(item->v_obj);
   const ModelTensor& want = kResults[k];
   if (t->ndim != want.ndim || t->dtype.code != want.dtype.code ||
       t->dtype.bits != want.dtype.bits) {
@@ -315,7 +339,7 @@ void Arguments(int call, DLTensor* dl, TVMFFIAny* in, DLManagedTensor* managed =
 
 void BadInput(TVMFFIObjectHandle fn, const DLTensor& t, const char* what, const char* kind,
               const char* message) {
-  Reset();
+  // The state's values do not matter: main stops at the input's check.
   DLTensor dl[kNumArgs];
   TVMFFIAny in[kNumArgs];
   Arguments(0, dl, in);
@@ -391,10 +415,9 @@ uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call
                                            : near_host  ? "within float32's tolerance of"
                                                         : "DIFFERENT from");
   Check(near_host, "equal to TVM's VM on the host (float32: within its tolerance)");
-  // The next call's state: this one's.
+  // The next call's state: this one's, written in place.
   for (int s = 0; s < MODEL_NUM_STATES; ++s) {
-    std::memcpy(State(s), ResultBytes(result, MODEL_NUM_OUTPUTS + s),
-                kResults[MODEL_NUM_OUTPUTS + s].bytes);
+    Check(ResultBytes(result, MODEL_NUM_OUTPUTS + s) == State(s), "the state updated in place");
   }
   return hash;
 }
@@ -416,6 +439,17 @@ int main() {
     Taken t = TakeError();
     std::printf("FAIL %s: main not found (%s: %s)\n", MODEL_NAME, t.kind, t.message);
     return 1;
+  }
+  TVMFFIAny reset = None();
+  if (MODEL_NUM_STATES > 0) {
+    args[1].v_c_str = "reset";
+    if (CallGlobal("ffi.ModuleGetFunction", args, 2, &reset) != 0 ||
+        reset.type_index != kTVMFFIFunction) {
+      Taken t = TakeError();
+      std::printf("FAIL %s: reset not found (%s: %s)\n", MODEL_NAME, t.kind, t.message);
+      return 1;
+    }
+    g_reset = reset.v_obj;
   }
   const size_t heap_at_start = g_heap.used_bytes();
   size_t peak = 0;         // the heap's high-water mark over every call
@@ -505,6 +539,7 @@ int main() {
   BadInput(fn.v_obj, Input(kInputData[0], in0.dtype, flat, 1), "shape", MODEL_BAD_SHAPE_KIND,
            MODEL_BAD_SHAPE_MESSAGE);
 
+  Release(&reset);
   Release(&fn);
   Release(&module);
   std::printf("%s %s: %d passed, %d failed\n", MODEL_SUITE, MODEL_NAME, g_passed, g_failed);

@@ -15,6 +15,7 @@ import subprocess
 import tarfile
 import tempfile
 
+import numpy as np
 import tvm
 from tvm import relax
 
@@ -229,7 +230,8 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
     """Builds `mod` for `cpu` (a toolchain file's name, or "host") into
     out_dir: <name>_lib0.o (kernels and entry), <name>_bin.o (the executable)
     and model.json. inputs/outputs describe the tensors (name, shape, dtype,
-    scale, zero_point) for model.json. Returns model.json's dict."""
+    scale, zero_point, is_variable: a state) for model.json. Returns
+    model.json's dict."""
     os.makedirs(out_dir, exist_ok=True)
     target = llvm_target(cpu)
     with pass_context():
@@ -252,10 +254,15 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
                                        re.sub(r"\W", "_", name))
     kernels = sorted(gv.name_hint for gv, f in mod.functions.items()
                      if isinstance(f, tvm.tirx.PrimFunc))
+    states = [t for t in inputs if t.is_variable]
     info = {
         "model": name, "cpu": cpu, "objects": [f"{name}_lib0.o", f"{name}_bin.o"],
         "inputs": [_spec(t) for t in inputs], "outputs": [_spec(t) for t in outputs],
         "ram_bytes": planned_storage_bytes(mod),
+        # The caller's buffers of the state inputs, which main updates in
+        # place and `reset` fills with the zero points: RAM beside ram_bytes.
+        "state_bytes": sum(int(np.prod(t.shape)) * np.dtype(t.dtype).itemsize for t in states),
+        "reset": "reset" if states else None,
         "constant_bytes": sum(c["bytes"] for c in constants),
         "executable_bytes": len(blob),
         "system_lib_symbols": symbols,

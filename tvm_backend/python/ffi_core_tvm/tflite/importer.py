@@ -8,10 +8,15 @@ tensor (weight_blob.py), so the importer walks the graph twice: the first
 walk only packs the constants, the second builds the module around the
 finished blob, whose size every kernel's placeholder needs.
 """
+from contextlib import ExitStack
+
 from tvm import relax, te
+from tvm import tirx as tir
+from tvm.script.ir_builder import tirx as T
 
 from ..weight_blob import WeightBlob
 from .. import int8_kernels as kernels
+from ..ir_kernel import prim_func
 from .model import UnsupportedModel, read_model, read_options
 from .registry import find, types
 
@@ -60,7 +65,9 @@ class Importer:
 
     def set_state(self, t, value):
         """Variable tensor `t`'s new value, which main returns after the
-        model's outputs."""
+        model's outputs: the value of a call_inplace that wrote it into the
+        state main was given, so that the state has one buffer, the
+        caller's."""
         self.states[t.index] = value
 
     def kernel(self, key, make):
@@ -98,13 +105,19 @@ class Importer:
             return relax.Var("dry", ty)
         return self.bb.emit(relax.call_tir(gv, args, ty))
 
-    def call_outputs(self, gv, args, outs):
-        """A call of kernel `gv` writing several new tensors, one per (shape,
-        dtype) in `outs`; their relax values."""
-        tys = [relax.TensorType(shape=tuple(shape), dtype=dtype) for shape, dtype in outs]
+    def call_inplace(self, gv, args, outs):
+        """A call of kernel `gv` whose outputs are, per (shape, dtype) or
+        argument index in `outs`, a new tensor or that argument, written in
+        place (a state); the outputs' relax values. The kernel's parameters
+        are `args` then the new tensors."""
+        tys = [args[o].ty if isinstance(o, int) else
+               relax.TensorType(shape=tuple(o[0]), dtype=o[1]) for o in outs]
         if self.dry:
             return [relax.Var("dry", ty) for ty in tys]
-        result = self.bb.emit(relax.call_tir(gv, args, tys))
+        inplace = [o if isinstance(o, int) else -1 for o in outs]
+        result = self.bb.emit(relax.call_tir_inplace(gv, args, inplace, tys))
+        if len(tys) == 1:
+            return [result]
         return [self.bb.emit(relax.TupleGetItem(result, i)) for i in range(len(tys))]
 
     def emit(self, expr):
@@ -159,7 +172,30 @@ class Importer:
                 outs += [self.states[t.index] for t in self.model.states]
                 result = self.bb.emit_output(outs[0] if len(outs) == 1 else relax.Tuple(outs))
             self.bb.emit_func_output(result)
+        if self.model.states:
+            self.reset_function()
         return self.bb.get()
+
+    def reset_function(self):
+        """`reset`: a kernel of the module (no Relax function: no VM call, no
+        argument checks, nothing on the heap) that fills each state it is
+        given (main's state arguments, in their order) with its zero point,
+        as TFLite Micro resets its variable tensors."""
+        self.bb.add_func(_reset_kernel(self.model.states).with_attr("global_symbol", "reset"),
+                         "reset")
+
+
+def _reset_kernel(states):
+    """A PrimFunc writing each state's zero point (0 where it has none) into
+    every element of its buffer."""
+    args = [(f"s{k}", t.shape, t.dtype) for k, t in enumerate(states)]
+    with prim_func("reset", args) as (ib, buffers):
+        for t, buf in zip(states, buffers):
+            zp = int(t.zero_point[0]) if t.zero_point is not None else 0
+            with ExitStack() as loops:
+                at = [loops.enter_context(T.serial(0, n)) for n in t.shape]
+                T.buffer_store(buf, tir.const(zp, t.dtype), at)
+    return ib.get()
 
 
 def _ident(name):
@@ -172,10 +208,12 @@ def from_tflite(buf, c_kernels=False):
 
     Each tensor has name, shape, dtype, scale and zero_point (model.Tensor).
     A model with variable tensors (the state SVDF and LSTM keep between
-    calls) takes each as one more input after the model's inputs, and
-    returns its new value as one more output after the model's outputs, in
-    the order the model lists its tensors; those have is_variable set. The
-    caller passes back what the previous call returned (zeros to reset).
+    calls) takes each as one more input after the model's inputs, in the
+    order the model lists its tensors, and updates it in place: the caller
+    keeps one buffer per state and passes the same to every call. main also
+    returns each after the model's outputs (the same tensors); those have
+    is_variable set. The module's kernel `reset`, given the states, fills
+    each with its zero point.
     `c_kernels`: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED call the C
     micro-kernels (targets.has_c_kernels), whose results are the same.
     Raises UnsupportedModel naming what it does not

@@ -13,8 +13,9 @@ the hidden state's scale. LiteRT's requantizations here round twice
 (fixed_point.multiply_double_rounding), as measured.
 
 One kernel walks the whole sequence: the recurrence makes each step wait on
-the last. The hidden and cell states are variable tensors (ctx.state); the
-gates' scratch is one more output, so that all of the kernel's memory is in
+the last. The hidden and cell states are variable tensors (ctx.state),
+which the kernel updates in place (every gate of a step is computed before
+the step writes h); the gates' scratch is one more output, so that all of the kernel's memory is in
 Relax's plan (model.json's ram_bytes), none on a heap of its own.
 """
 import math
@@ -151,11 +152,12 @@ def unidirectional_sequence_lstm(ctx, op):
                m_rec=m_rec, m_hidden=m_hidden, hidden_zp=hidden_zp, cell_exp=cell_exp,
                clip=clip)
     gv = ctx.kernel(("lstm", w_in_off), lambda: _kernel(ctx, **cfg))
-    # The fourth output is the gates' scratch: a tensor Relax plans with the
-    # model's other intermediates, not an allocation inside the kernel.
-    out, new_h, new_c, _ = ctx.call_outputs(
+    # The states are written in place (arguments 1 and 2). The last output
+    # is the gates' scratch: a tensor Relax plans with the model's other
+    # intermediates, not an allocation inside the kernel.
+    out, new_h, new_c, _ = ctx.call_inplace(
         gv, [ctx.value(x), ctx.state(h), ctx.state(c), ctx.blob_const],
-        [(y.shape, "int8"), (h.shape, "int8"), (c.shape, "int16"), ((4, n_cell), "int16")])
+        [(y.shape, "int8"), 1, 2, ((4, n_cell), "int16")])
     ctx.set_state(h, new_h)
     ctx.set_state(c, new_c)
     return out
@@ -165,16 +167,13 @@ def _kernel(ctx, time_major, steps, batch, n_input, n_cell, w_in_off, w_rec_off,
             m_in, m_rec, m_hidden, hidden_zp, cell_exp, clip):
     seq = (steps, batch) if time_major else (batch, steps)
     i32 = lambda v: tir.const(v, "int32")  # noqa: E731
-    args = [("x", seq + (n_input,), "int8"), ("h0", (batch, n_cell), "int8"),
-            ("c0", (batch, n_cell), "int16"), ("weights", (ctx.blob.size,), "int8"),
-            ("y", seq + (n_cell,), "int8"), ("h", (batch, n_cell), "int8"),
-            ("c", (batch, n_cell), "int16"), ("gates", (4, n_cell), "int16")]
-    with prim_func("lstm", args) as (ib, (x, h0, c0, blob, y, h, c, gates)):
+    # h and c: the states, read and written in place.
+    args = [("x", seq + (n_input,), "int8"), ("h", (batch, n_cell), "int8"),
+            ("c", (batch, n_cell), "int16"), ("weights", (ctx.blob.size,), "int8"),
+            ("y", seq + (n_cell,), "int8"), ("gates", (4, n_cell), "int16")]
+    with prim_func("lstm", args) as (ib, (x, h, c, blob, y, gates)):
         acc = T.alloc_buffer((1,), "int32")
         with T.serial(0, batch) as b:
-            with T.serial(0, n_cell) as j:
-                T.buffer_store(h, h0[b, j], [b, j])
-                T.buffer_store(c, c0[b, j], [b, j])
             with T.serial(0, steps) as t:
                 at = (t, b) if time_major else (b, t)
                 for g in range(4):

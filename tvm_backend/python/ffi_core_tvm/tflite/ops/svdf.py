@@ -5,17 +5,20 @@ the int16 state alone).
 Two stages, as the reference computes them. The state holds, per filter,
 the last `memory` feature values: each call shifts it one place left and
 writes the newest value, the input's dot product with the filter's feature
-weights rescaled to the state's scale. The output is, per unit, the bias
-plus the dot products of its `rank` filters' memories with their time
-weights, rescaled to the output's scale.
+weights rescaled to the state's scale, in place (the state's one buffer is
+main's argument). The output is, per unit, the bias plus the dot products of
+its `rank` filters' memories with their time weights, rescaled to the
+output's scale.
 """
 import numpy as np
 from tflite.SVDFOptions import SVDFOptions
 from tvm import te
 from tvm import tirx as tir
+from tvm.script.ir_builder import tirx as T
 
 from ... import weight_blob
 from ...fixed_point import multiply_double_rounding, quantize_multiplier
+from ...ir_kernel import prim_func
 from ..model import UnsupportedModel
 from ..quant import NONE, RELU
 from ..registry import lowering
@@ -41,23 +44,24 @@ def _clamp(v, dtype):
 
 def _feature_kernel(ctx, batch, n_input, n_filter, memory, state_dtype, wf_off, in_zp, state_zp,
                     m1):
-    """The new state: the old one shifted left by one, each filter's newest
-    value the rescaled feature dot product."""
-    blob = ctx.blob_placeholder()
-    x = te.placeholder((batch, n_input), "int8", "x")
-    old = te.placeholder((batch, n_filter * memory), state_dtype, "state")
-    c = te.reduce_axis((0, n_input), "c")
-    dot = te.compute((batch, n_filter), lambda b, f: te.sum(
-        weight_blob.read(blob, wf_off + f * n_input + c, "int8").astype("int32")
-        * (x[b, c].astype("int32") - in_zp), axis=c), name="dot")
-
-    def new_f(b, i):
-        f, m = i // memory, i % memory
-        newest = _clamp(_scaled(dot[b, f], m1) + state_zp, state_dtype)
-        return tir.if_then_else(m == memory - 1, newest, old[b, tir.min(i + 1, n_filter * memory - 1)])
-
-    new = te.compute((batch, n_filter * memory), new_f, name="new")
-    return te.create_prim_func([x, old, blob, new]).with_attr("tir.noalias", True)
+    """The new state, written in place over the old: each filter's memory
+    shifted left by one, its newest value the rescaled feature dot product."""
+    args = [("x", (batch, n_input), "int8"), ("state", (batch, n_filter * memory), state_dtype),
+            ("weights", (ctx.blob.size,), "int8")]
+    with prim_func("svdf_state", args) as (ib, (x, state, blob)):
+        acc = T.alloc_buffer((1,), "int32")
+        with T.serial(0, batch) as b:
+            with T.serial(0, n_filter) as f:
+                T.buffer_store(acc, tir.const(0, "int32"), [0])
+                with T.serial(0, n_input) as c:
+                    w = weight_blob.read(blob, wf_off + f * n_input + c, "int8").astype("int32")
+                    T.buffer_store(acc, acc[0] + w * (x[b, c].astype("int32") - in_zp), [0])
+                # Oldest first: each value moves before its place is written.
+                with T.serial(0, memory - 1) as m:
+                    T.buffer_store(state, state[b, f * memory + m + 1], [b, f * memory + m])
+                newest = _clamp(_scaled(acc[0], m1) + state_zp, state_dtype)
+                T.buffer_store(state, newest, [b, f * memory + memory - 1])
+    return ib.get()
 
 
 def _time_kernel(ctx, batch, n_filter, memory, rank, state_dtype, wt_off, bias_off, state_zp,
@@ -131,8 +135,7 @@ def svdf(ctx, op):
     bias_off = ctx.pack(bias.data) if bias is not None else None
     new_gv = ctx.kernel(("svdf_state", wf_off), lambda: _feature_kernel(
         ctx, batch, n_input, n_filter, memory, state.dtype, wf_off, in_zp, state_zp, m1))
-    new_state = ctx.call(new_gv, [ctx.value(x), ctx.state(state), ctx.blob_const],
-                         state.shape, state.dtype)
+    new_state, = ctx.call_inplace(new_gv, [ctx.value(x), ctx.state(state), ctx.blob_const], [1])
     ctx.set_state(state, new_state)
     y_gv = ctx.kernel(("svdf", wt_off), lambda: _time_kernel(
         ctx, batch, n_filter, memory, rank, state.dtype, wt_off, bias_off, state_zp, m2, out_zp,
