@@ -2,13 +2,80 @@
  * requantization: what ffi_core_tvm's int8_kernels.conv2d computes, bit for
  * bit, as a matrix product (s8_gemm.h) over the inputs under each output
  * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
- * the input's zero point, whose share the bias already cancels. */
+ * the input's zero point, whose share the bias already cancels. On Helium
+ * (MVE) the columns stay int8 (s8_gemm_mve.h), a pixel at a time, and a 1x1
+ * kernel without padding reads its column in place. */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include "s8_gemm_mve.h"
+#else
 #include "s8_gemm.h"
+#endif
 
 typedef struct {
   int32_t in_h, in_w, in_c, out_w, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
   int32_t in_zp;
 } Geometry;
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+/* n bytes from src, or n of the byte v where src is null. */
+static inline int8_t* copy_bytes(int8_t* dst, const int8_t* src, int8_t v, int32_t n) {
+  for (int32_t i = 0; i < n; i += 16) {
+    const mve_pred16_t p = vctp8q((uint32_t)(n - i));
+    vstrbq_p_s8(dst + i, src != 0 ? vldrbq_z_s8(src + i, p) : vdupq_n_s8(v), p);
+  }
+  return dst + n;
+}
+
+/* Output pixel p's column of image x: in place for a 1x1 kernel without
+ * padding, else its taps' inputs gathered into col, a kernel row's taps in
+ * one copy where they all lie inside the input. */
+static inline const int8_t* im2col(const int8_t* x, int32_t p, const Geometry* g, int8_t* col) {
+  const int32_t oh = p / g->out_w, ow = p % g->out_w, in_c = g->in_c;
+  const int32_t ih0 = oh * g->stride_h - g->pad_h, iw0 = ow * g->stride_w - g->pad_w;
+  if (g->k_h == 1 && g->k_w == 1 && g->pad_h == 0 && g->pad_w == 0) {
+    return x + (ih0 * g->in_w + iw0) * in_c;
+  }
+  const int8_t zp = (int8_t)g->in_zp;
+  const int whole = g->dil_w == 1 && iw0 >= 0 && iw0 + g->k_w <= g->in_w;
+  int8_t* at = col;
+  for (int32_t kh = 0; kh < g->k_h; ++kh) {
+    const int32_t ih = ih0 + kh * g->dil_h;
+    if (ih < 0 || ih >= g->in_h) {
+      at = copy_bytes(at, 0, zp, g->k_w * in_c);
+    } else if (whole) {
+      at = copy_bytes(at, x + (ih * g->in_w + iw0) * in_c, zp, g->k_w * in_c);
+    } else {
+      for (int32_t kw = 0; kw < g->k_w; ++kw) {
+        const int32_t iw = iw0 + kw * g->dil_w;
+        const int inside = iw >= 0 && iw < g->in_w;
+        at = copy_bytes(at, inside ? x + (ih * g->in_w + iw) * in_c : 0, zp, in_c);
+      }
+    }
+  }
+  return col;
+}
+
+void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
+                      int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
+                      int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
+                      int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
+                      int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
+  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
+                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  const S8Requant rq = {q, out_zp, lo, hi, s8_all_high(q, out_c)};
+  const int8_t* w = blob + w_off;
+  const int32_t n = k_h * k_w * in_c, pixels = out_h * out_w;
+  int8_t col[n];
+  for (int32_t b = 0; b < batch; ++b) {
+    const int8_t* image = x + b * in_h * in_w * in_c;
+    int8_t* out = y + b * pixels * out_c;
+    for (int32_t p = 0; p < pixels; ++p) {
+      s8_gemm_1col(w, im2col(image, p, &g, col), n, out_c, &rq, out + p * out_c);
+    }
+  }
+}
+#else
 
 /* Column c of output pixel p of image x: its taps' inputs, widened (row:
  * scratch for the taps' bytes). */
@@ -84,3 +151,4 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     }
   }
 }
+#endif

@@ -3,11 +3,71 @@
  * int8_kernels.depthwise_conv2d computes, bit for bit. Each output pixel's
  * taps are found once: a tap in the padding reads a row of the input's zero
  * point, whose share the bias cancels, so the sums need no bounds test.
- * Then four channels at a time (dw_sums4), the rest one by one. */
+ * Then four channels at a time (dw_sums4), the rest one by one; on Helium
+ * (MVE) sixteen, four int32 lanes to a vector, requantized as vectors. */
 #include "s8_primitives.h"
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+/* Each channel's requantization as s8_requantize4 reads it, or (low) the
+ * scalar form for tables with a shift under 33. */
+typedef struct {
+  int32_t *bias, *mantissa, *down;
+  const int32_t* q;
+  int32_t out_zp, lo, hi, low;
+} DwRequant;
+
+/* Four channels' sums from c on, requantized, stored (the first of them
+ * that p keeps). */
+static inline void dw_store4(int32x4_t acc, int32_t c, const DwRequant* rq, mve_pred16_t p,
+                             int8_t* out) {
+  if (rq->low) {
+    int32_t sums[4];
+    vstrwq_s32(sums, acc);
+    for (int32_t i = 0; i < 4 && (p >> (4 * i)) & 1; ++i) {
+      const S8Channel ch = s8_channel(rq->q + 3 * (c + i));
+      out[c + i] = s8_requantize(sums[i], &ch, rq->out_zp, rq->lo, rq->hi);
+    }
+    return;
+  }
+  const S8Channels4 ch = {vldrwq_s32(rq->bias + c), vldrwq_s32(rq->mantissa + c),
+                          vldrwq_s32(rq->down + c)};
+  vstrbq_p_s32(out + c, s8_requantize4(acc, &ch, rq->out_zp, rq->lo, rq->hi), p);
+}
+
+/* One output pixel's channels: sixteen at a time, then four, the last four
+ * under a tail predicate. */
+static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t* w, int32_t ch,
+                            const DwRequant* rq, int8_t* out) {
+  int32_t c = 0;
+  for (; c + 16 <= ch; c += 16) {
+    int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
+    const int8_t* wc = w + c;
+    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+      const int8_t* xc = at[t] + c;
+      a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(xc), vldrbq_s32(wc)));
+      a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(xc + 4), vldrbq_s32(wc + 4)));
+      a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(xc + 8), vldrbq_s32(wc + 8)));
+      a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xc + 12), vldrbq_s32(wc + 12)));
+    }
+    const mve_pred16_t all = vctp32q(4);
+    dw_store4(a0, c, rq, all, out);
+    dw_store4(a1, c + 4, rq, all, out);
+    dw_store4(a2, c + 8, rq, all, out);
+    dw_store4(a3, c + 12, rq, all, out);
+  }
+  for (; c < ch; c += 4) {
+    const mve_pred16_t p = vctp32q((uint32_t)(ch - c));
+    int32x4_t a = vdupq_n_s32(0);
+    const int8_t* wc = w + c;
+    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+      a = vaddq_s32(a, vmulq_s32(vldrbq_z_s32(at[t] + c, p), vldrbq_z_s32(wc, p)));
+    }
+    dw_store4(a, c, rq, p, out);
+  }
+}
+#elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 /* Four channels' sums over the taps: *sums += x[tap][c..c+3] * w[tap][c..c+3]. */
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+
 /* acc + a.lo * b.lo (int16 halves). */
 static inline int32_t dw_mla_low(int32_t a, int32_t b, int32_t acc) {
   int32_t r;
@@ -73,11 +133,22 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   int8_t zeros[ch] __attribute__((aligned(4)));
   const int8_t* at[taps];
   /* Each channel's requantization, read once rather than once a pixel. */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+  int32_t bias[ch], mantissa[ch], down[ch];
+  const DwRequant rq = {bias, mantissa, down, q, out_zp, lo, hi, !s8_all_high(q, ch)};
+  for (int32_t c = 0; c < ch; ++c) {
+    zeros[c] = (int8_t)in_zp;
+    bias[c] = q[3 * c];
+    mantissa[c] = q[3 * c + 1];
+    down[c] = 32 - q[3 * c + 2];
+  }
+#else
   S8Channel chans[ch];
   for (int32_t c = 0; c < ch; ++c) {
     zeros[c] = (int8_t)in_zp;
     chans[c] = s8_channel(q + 3 * c);
   }
+#endif
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * ch;
     for (int32_t oh = 0; oh < out_h; ++oh) {
@@ -92,6 +163,9 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
           }
         }
         int8_t* out = y + ((b * out_h + oh) * out_w + ow) * ch;
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+        dw_pixel(at, taps, w, ch, &rq, out);
+#else
         int32_t c = 0;
         for (; c + 4 <= ch; c += 4) {
           int32_t sums[4];
@@ -108,6 +182,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
           }
           out[c] = s8_requantize(a, &chans[c], out_zp, lo, hi);
         }
+#endif
       }
     }
   }

@@ -1,7 +1,22 @@
 /* FULLY_CONNECTED of int8 activations and int8 weights (OI), per-channel
  * requantization: what ffi_core_tvm's int8_kernels.fully_connected computes,
  * bit for bit, as a matrix product (s8_gemm.h) over the widened input rows,
- * two batch rows at a time. */
+ * two batch rows at a time; on Helium (MVE) over the int8 rows in place
+ * (s8_gemm_mve.h). */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include "s8_gemm_mve.h"
+
+void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
+                                 int32_t q_off, int32_t batch, int32_t in_features,
+                                 int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  const S8Requant rq = {q, out_zp, lo, hi, s8_all_high(q, out_features)};
+  for (int32_t b = 0; b < batch; ++b) {
+    s8_gemm_1col(blob + w_off, x + b * in_features, in_features, out_features, &rq,
+                 y + b * out_features);
+  }
+}
+#else
 #include "s8_gemm.h"
 
 void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
@@ -26,3 +41,4 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
     s8_gemm_1col(w, buffer, n, out_features, &rq, y + b * out_features);
   }
 }
+#endif

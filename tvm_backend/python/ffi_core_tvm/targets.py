@@ -44,9 +44,9 @@ def has_c_kernels(cpu):
     """Whether CONV_2D and FULLY_CONNECTED call the C micro-kernels
     (tvm_backend/kernels) rather than TE kernels: on the CPUs where they
     measure fewer instructions (docs/performance.md; the M3 runs their
-    plain C form). Never the host, whose builds are the reference the
+    plain C form, the M55 their Helium (MVE) form). Never the host, whose builds are the reference the
     boards are compared with."""
-    return cpu in ("cortex-m3", "cortex-m4f", "cortex-m7", "cortex-m33")
+    return cpu in ("cortex-m3", "cortex-m4f", "cortex-m7", "cortex-m33", "cortex-m55")
 
 
 def c_compiler(cpu):

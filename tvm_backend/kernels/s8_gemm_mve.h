@@ -1,0 +1,87 @@
+/* The int8 micro-kernels' matrix product on Helium (MVE): output channels
+ * (rows of int8 weights, OHWI or OI) times one column of int8 inputs, four
+ * rows at a time. VMLADAVA multiplies 16 int8 pairs and adds them to a
+ * scalar sum, so the inputs need no widening; the last n % 16 load with a
+ * tail predicate (the lanes past n read as zero). Four sums, four even
+ * registers (VMLADAVA's accumulator must be one), requantize as a vector. */
+#ifndef FFI_CORE_KERNELS_S8_GEMM_MVE_H_
+#define FFI_CORE_KERNELS_S8_GEMM_MVE_H_
+
+#include "s8_primitives.h"
+
+typedef struct {
+  const int32_t* q; /* per channel: bias (input zero point folded), mantissa, shift */
+  int32_t out_zp, lo, hi;
+  int high; /* every shift 33 or more: s8_requantize4 */
+} S8Requant;
+
+/* Rows w, w + n, w + 2n, w + 3n times column x. */
+static inline int32x4_t s8_dot_4x1(const int8_t* w, const int8_t* x, int32_t n) {
+  const int8_t* w1 = w + n;
+  const int8_t* w2 = w1 + n;
+  const int8_t* w3 = w2 + n;
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  for (int32_t i = n >> 4; i != 0; --i) {
+    const int8x16_t v = vldrbq_s8(x);
+    a0 = vmladavaq_s8(a0, vldrbq_s8(w), v);
+    a1 = vmladavaq_s8(a1, vldrbq_s8(w1), v);
+    a2 = vmladavaq_s8(a2, vldrbq_s8(w2), v);
+    a3 = vmladavaq_s8(a3, vldrbq_s8(w3), v);
+    x += 16;
+    w += 16;
+    w1 += 16;
+    w2 += 16;
+    w3 += 16;
+  }
+  if (n & 15) {
+    const mve_pred16_t p = vctp8q((uint32_t)(n & 15));
+    const int8x16_t v = vldrbq_z_s8(x, p);
+    a0 = vmladavaq_s8(a0, vldrbq_z_s8(w, p), v);
+    a1 = vmladavaq_s8(a1, vldrbq_z_s8(w1, p), v);
+    a2 = vmladavaq_s8(a2, vldrbq_z_s8(w2, p), v);
+    a3 = vmladavaq_s8(a3, vldrbq_z_s8(w3, p), v);
+  }
+  int32x4_t acc = vdupq_n_s32(a0);
+  acc = vsetq_lane_s32(a1, acc, 1);
+  acc = vsetq_lane_s32(a2, acc, 2);
+  return vsetq_lane_s32(a3, acc, 3);
+}
+
+/* Row w times column x. */
+static inline int32_t s8_dot_1x1(const int8_t* w, const int8_t* x, int32_t n) {
+  int32_t a = 0;
+  for (int32_t k = 0; k < n; k += 16) {
+    const mve_pred16_t p = vctp8q((uint32_t)(n - k));
+    a = vmladavaq_s8(a, vldrbq_z_s8(w + k, p), vldrbq_z_s8(x + k, p));
+  }
+  return a;
+}
+
+static inline int8_t s8_output(int32_t acc, const int32_t* q, const S8Requant* rq) {
+  const S8Channel c = s8_channel(q);
+  return s8_requantize(acc, &c, rq->out_zp, rq->lo, rq->hi);
+}
+
+/* Every channel's output y[ch] for column x. */
+static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int8_t* x, int32_t n,
+                                                   int32_t channels, const S8Requant* requant,
+                                                   int8_t* y) {
+  const S8Requant rq = *requant;
+  int32_t ch = 0;
+  for (; ch + 4 <= channels; ch += 4) {
+    const int32x4_t acc = s8_dot_4x1(w + ch * n, x, n);
+    const int32_t* q = rq.q + ch * 3;
+    if (rq.high) {
+      const S8Channels4 c = s8_channels4(q);
+      vstrbq_s32(y + ch, s8_requantize4(acc, &c, rq.out_zp, rq.lo, rq.hi));
+    } else {
+      y[ch] = s8_output(vgetq_lane_s32(acc, 0), q, &rq);
+      y[ch + 1] = s8_output(vgetq_lane_s32(acc, 1), q + 3, &rq);
+      y[ch + 2] = s8_output(vgetq_lane_s32(acc, 2), q + 6, &rq);
+      y[ch + 3] = s8_output(vgetq_lane_s32(acc, 3), q + 9, &rq);
+    }
+  }
+  for (; ch < channels; ++ch) y[ch] = s8_output(s8_dot_1x1(w + ch * n, x, n), rq.q + ch * 3, &rq);
+}
+
+#endif
