@@ -17,12 +17,21 @@ typedef struct {
 } Geometry;
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-/* n bytes from src, or n of the byte v where src is null. */
-static inline int8_t* copy_bytes(int8_t* dst, const int8_t* src, int8_t v, int32_t n) {
-  for (int32_t i = 0; i < n; i += 16) {
+/* n bytes from src: sixteen at a time, the rest under a tail predicate. */
+static inline int8_t* copy_bytes(int8_t* dst, const int8_t* src, int32_t n) {
+  int32_t i = 0;
+  for (; i + 16 <= n; i += 16) vstrbq_s8(dst + i, vldrbq_s8(src + i));
+  if (i < n) {
     const mve_pred16_t p = vctp8q((uint32_t)(n - i));
-    vstrbq_p_s8(dst + i, src != 0 ? vldrbq_z_s8(src + i, p) : vdupq_n_s8(v), p);
+    vstrbq_p_s8(dst + i, vldrbq_z_s8(src + i, p), p);
   }
+  return dst + n;
+}
+
+/* n of the byte v. */
+static inline int8_t* fill_bytes(int8_t* dst, int8_t v, int32_t n) {
+  const int8x16_t vv = vdupq_n_s8(v);
+  for (int32_t i = 0; i < n; i += 16) vstrbq_p_s8(dst + i, vv, vctp8q((uint32_t)(n - i)));
   return dst + n;
 }
 
@@ -41,14 +50,15 @@ static inline const int8_t* im2col(const int8_t* x, int32_t p, const Geometry* g
   for (int32_t kh = 0; kh < g->k_h; ++kh) {
     const int32_t ih = ih0 + kh * g->dil_h;
     if (ih < 0 || ih >= g->in_h) {
-      at = copy_bytes(at, 0, zp, g->k_w * in_c);
+      at = fill_bytes(at, zp, g->k_w * in_c);
     } else if (whole) {
-      at = copy_bytes(at, x + (ih * g->in_w + iw0) * in_c, zp, g->k_w * in_c);
+      at = copy_bytes(at, x + (ih * g->in_w + iw0) * in_c, g->k_w * in_c);
     } else {
       for (int32_t kw = 0; kw < g->k_w; ++kw) {
         const int32_t iw = iw0 + kw * g->dil_w;
         const int inside = iw >= 0 && iw < g->in_w;
-        at = copy_bytes(at, inside ? x + (ih * g->in_w + iw) * in_c : 0, zp, in_c);
+        at = inside ? copy_bytes(at, x + (ih * g->in_w + iw) * in_c, in_c)
+                    : fill_bytes(at, zp, in_c);
       }
     }
   }

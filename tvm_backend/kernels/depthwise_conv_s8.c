@@ -2,67 +2,85 @@
  * channel multiplier 1, per-channel requantization: what ffi_core_tvm's
  * int8_kernels.depthwise_conv2d computes, bit for bit. Each output pixel's
  * taps are found once: a tap in the padding reads a row of the input's zero
- * point, whose share the bias cancels, so the sums need no bounds test.
+ * point, whose share the bias cancels, so the sums need no bounds test
+ * (and a pixel inside the input has them at fixed offsets).
  * Then four channels at a time (dw_sums4), the rest one by one; on Helium
- * (MVE) sixteen, four int32 lanes to a vector, requantized as vectors. */
+ * (MVE) eight or sixteen, requantized as vectors (dw_pixel). */
 #include "s8_primitives.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-/* Each channel's requantization as s8_requantize4 reads it, or (low) the
- * scalar form for tables with a shift under 33. */
+/* Eight channels to a block: VMULLB / VMULLT multiply a block's even and
+ * odd int16 lanes (the bytes widened by the load) into int32 lanes, so each
+ * block sums in two vectors, channels c, c+2, c+4, c+6 and c+1, c+3, c+5,
+ * c+7. The requantization is laid out in that order (dw_lane), each
+ * channel's bias, mantissa and 32 - shift (s8_requantize4), or (low) read
+ * from the table in scalar form where a shift is under 33. */
 typedef struct {
-  int32_t *bias, *mantissa, *down;
+  const int32_t *bias, *mantissa, *down;
   const int32_t* q;
   int32_t out_zp, lo, hi, low;
+  int32x4_t out_zps, los, his; /* out_zp, lo, hi in every lane */
 } DwRequant;
 
-/* Four channels' sums from c on, requantized, stored (the first of them
- * that p keeps). */
-static inline void dw_store4(int32x4_t acc, int32_t c, const DwRequant* rq, mve_pred16_t p,
-                             int8_t* out) {
+/* Where channel c's sum lies among its block's two vectors. */
+static inline int32_t dw_lane(int32_t c) { return (c & ~7) | ((c & 1) << 2) | ((c & 7) >> 1); }
+
+/* A block's sums from channel c on, requantized, stored (the channels that
+ * p keeps). */
+static inline void dw_store8(int32x4_t even, int32x4_t odd, int32_t c, const DwRequant* rq,
+                             mve_pred16_t p, int8_t* out) {
   if (rq->low) {
-    int32_t sums[4];
-    vstrwq_s32(sums, acc);
-    for (int32_t i = 0; i < 4 && (p >> (4 * i)) & 1; ++i) {
+    int32_t sums[8];
+    vstrwq_s32(sums, even);
+    vstrwq_s32(sums + 4, odd);
+    for (int32_t i = 0; i < 8 && (p >> (2 * i)) & 1; ++i) {
       const S8Channel ch = s8_channel(rq->q + 3 * (c + i));
-      out[c + i] = s8_requantize(sums[i], &ch, rq->out_zp, rq->lo, rq->hi);
+      out[c + i] = s8_requantize(sums[dw_lane(i)], &ch, rq->out_zp, rq->lo, rq->hi);
     }
     return;
   }
-  const S8Channels4 ch = {vldrwq_s32(rq->bias + c), vldrwq_s32(rq->mantissa + c),
-                          vldrwq_s32(rq->down + c)};
-  vstrbq_p_s32(out + c, s8_requantize4(acc, &ch, rq->out_zp, rq->lo, rq->hi), p);
+  const S8Channels4 e = {vldrwq_s32(rq->bias + c), vldrwq_s32(rq->mantissa + c),
+                         vldrwq_s32(rq->down + c)};
+  const S8Channels4 o = {vldrwq_s32(rq->bias + c + 4), vldrwq_s32(rq->mantissa + c + 4),
+                         vldrwq_s32(rq->down + c + 4)};
+  int16x8_t v =
+      vmovnbq_s32(vdupq_n_s16(0), s8_requantize4(even, &e, rq->out_zps, rq->los, rq->his));
+  v = vmovntq_s32(v, s8_requantize4(odd, &o, rq->out_zps, rq->los, rq->his));
+  vstrbq_p_s16(out + c, v, p);
 }
 
-/* One output pixel's channels: sixteen at a time, then four, the last four
- * under a tail predicate. */
+/* One output pixel's channels: sixteen at a time, then eight, the last
+ * block under a tail predicate. */
 static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t* w, int32_t ch,
                             const DwRequant* rq, int8_t* out) {
   int32_t c = 0;
+  const mve_pred16_t all = vctp16q(8);
   for (; c + 16 <= ch; c += 16) {
-    int32x4_t a0 = vdupq_n_s32(0), a1 = a0, a2 = a0, a3 = a0;
+    int32x4_t e0 = vdupq_n_s32(0), o0 = e0, e1 = e0, o1 = e0;
     const int8_t* wc = w + c;
     for (int32_t t = 0; t < taps; ++t, wc += ch) {
       const int8_t* xc = at[t] + c;
-      a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(xc), vldrbq_s32(wc)));
-      a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(xc + 4), vldrbq_s32(wc + 4)));
-      a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(xc + 8), vldrbq_s32(wc + 8)));
-      a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(xc + 12), vldrbq_s32(wc + 12)));
+      /* One half's loads after the other's products: eight Q registers. */
+      const int16x8_t x0 = vldrbq_s16(xc), w0 = vldrbq_s16(wc);
+      e0 = vaddq_s32(e0, vmullbq_int_s16(x0, w0));
+      o0 = vaddq_s32(o0, vmulltq_int_s16(x0, w0));
+      const int16x8_t x1 = vldrbq_s16(xc + 8), w1 = vldrbq_s16(wc + 8);
+      e1 = vaddq_s32(e1, vmullbq_int_s16(x1, w1));
+      o1 = vaddq_s32(o1, vmulltq_int_s16(x1, w1));
     }
-    const mve_pred16_t all = vctp32q(4);
-    dw_store4(a0, c, rq, all, out);
-    dw_store4(a1, c + 4, rq, all, out);
-    dw_store4(a2, c + 8, rq, all, out);
-    dw_store4(a3, c + 12, rq, all, out);
+    dw_store8(e0, o0, c, rq, all, out);
+    dw_store8(e1, o1, c + 8, rq, all, out);
   }
-  for (; c < ch; c += 4) {
-    const mve_pred16_t p = vctp32q((uint32_t)(ch - c));
-    int32x4_t a = vdupq_n_s32(0);
+  for (; c < ch; c += 8) {
+    const mve_pred16_t p = vctp16q((uint32_t)(ch - c));
+    int32x4_t e = vdupq_n_s32(0), o = e;
     const int8_t* wc = w + c;
     for (int32_t t = 0; t < taps; ++t, wc += ch) {
-      a = vaddq_s32(a, vmulq_s32(vldrbq_z_s32(at[t] + c, p), vldrbq_z_s32(wc, p)));
+      const int16x8_t xv = vldrbq_z_s16(at[t] + c, p), wv = vldrbq_z_s16(wc, p);
+      e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
+      o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
     }
-    dw_store4(a, c, rq, p, out);
+    dw_store8(e, o, c, rq, p, out);
   }
 }
 #elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
@@ -132,16 +150,36 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   const int32_t taps = k_h * k_w;
   int8_t zeros[ch] __attribute__((aligned(4)));
   const int8_t* at[taps];
+  /* A pixel whose taps all lie inside the input finds them at fixed
+   * offsets from its first. */
+  const int32_t span_h = (k_h - 1) * dil_h, span_w = (k_w - 1) * dil_w;
+  int32_t offsets[taps];
+  for (int32_t kh = 0; kh < k_h; ++kh) {
+    for (int32_t kw = 0; kw < k_w; ++kw)
+      offsets[kh * k_w + kw] = (kh * dil_h * in_w + kw * dil_w) * ch;
+  }
   /* Each channel's requantization, read once rather than once a pixel. */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-  int32_t bias[ch], mantissa[ch], down[ch];
-  const DwRequant rq = {bias, mantissa, down, q, out_zp, lo, hi, !s8_all_high(q, ch)};
-  for (int32_t c = 0; c < ch; ++c) {
-    zeros[c] = (int8_t)in_zp;
-    bias[c] = q[3 * c];
-    mantissa[c] = q[3 * c + 1];
-    down[c] = 32 - q[3 * c + 2];
+  const int32_t blocks = (ch + 7) & ~7;
+  int32_t bias[blocks], mantissa[blocks], down[blocks];
+  const DwRequant rq = {bias,
+                        mantissa,
+                        down,
+                        q,
+                        out_zp,
+                        lo,
+                        hi,
+                        !s8_all_high(q, ch),
+                        vdupq_n_s32(out_zp),
+                        vdupq_n_s32(lo),
+                        vdupq_n_s32(hi)};
+  for (int32_t c = 0; c < blocks; ++c) {
+    const int32_t* qc = q + 3 * (c < ch ? c : 0);
+    bias[dw_lane(c)] = qc[0];
+    mantissa[dw_lane(c)] = qc[1];
+    down[dw_lane(c)] = 32 - qc[2];
   }
+  for (int32_t c = 0; c < ch; ++c) zeros[c] = (int8_t)in_zp;
 #else
   S8Channel chans[ch];
   for (int32_t c = 0; c < ch; ++c) {
@@ -154,10 +192,15 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     for (int32_t oh = 0; oh < out_h; ++oh) {
       for (int32_t ow = 0; ow < out_w; ++ow) {
         int32_t t = 0;
-        for (int32_t kh = 0; kh < k_h; ++kh) {
-          const int32_t ih = oh * stride_h + kh * dil_h - pad_h;
+        const int32_t ih0 = oh * stride_h - pad_h, iw0 = ow * stride_w - pad_w;
+        if (ih0 >= 0 && ih0 + span_h < in_h && iw0 >= 0 && iw0 + span_w < in_w) {
+          const int8_t* base = image + (ih0 * in_w + iw0) * ch;
+          for (; t < taps; ++t) at[t] = base + offsets[t];
+        }
+        for (int32_t kh = 0; t < taps && kh < k_h; ++kh) {
+          const int32_t ih = ih0 + kh * dil_h;
           for (int32_t kw = 0; kw < k_w; ++kw) {
-            const int32_t iw = ow * stride_w + kw * dil_w - pad_w;
+            const int32_t iw = iw0 + kw * dil_w;
             const int inside = ih >= 0 && ih < in_h && iw >= 0 && iw < in_w;
             at[t++] = inside ? image + (ih * in_w + iw) * ch : zeros;
           }

@@ -67,13 +67,15 @@ static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int8_t
                                                    int32_t channels, const S8Requant* requant,
                                                    int8_t* y) {
   const S8Requant rq = *requant;
+  const int32x4_t out_zp = vdupq_n_s32(rq.out_zp), lo = vdupq_n_s32(rq.lo);
+  const int32x4_t hi = vdupq_n_s32(rq.hi);
   int32_t ch = 0;
   for (; ch + 4 <= channels; ch += 4) {
     const int32x4_t acc = s8_dot_4x1(w + ch * n, x, n);
     const int32_t* q = rq.q + ch * 3;
     if (rq.high) {
       const S8Channels4 c = s8_channels4(q);
-      vstrbq_s32(y + ch, s8_requantize4(acc, &c, rq.out_zp, rq.lo, rq.hi));
+      vstrbq_s32(y + ch, s8_requantize4(acc, &c, out_zp, lo, hi));
     } else {
       y[ch] = s8_output(vgetq_lane_s32(acc, 0), q, &rq);
       y[ch + 1] = s8_output(vgetq_lane_s32(acc, 1), q + 3, &rq);

@@ -137,12 +137,12 @@ static inline S8Channels4 s8_channels4(const int32_t* q) {
   return c;
 }
 
-/* Four outputs: acc requantized, plus the output zero point, clamped. */
-static inline int32x4_t s8_requantize4(int32x4_t acc, const S8Channels4* c, int32_t out_zp,
-                                       int32_t lo, int32_t hi) {
+/* Four outputs: acc requantized, plus the output zero point, clamped to
+ * [lo, hi] (each a vector of one value, made once by the caller). */
+static inline int32x4_t s8_requantize4(int32x4_t acc, const S8Channels4* c, int32x4_t out_zp,
+                                       int32x4_t lo, int32x4_t hi) {
   int32x4_t v = vrshlq_s32(vmulhq_s32(vaddq_s32(acc, c->bias), c->mantissa), c->down);
-  v = vaddq_n_s32(v, out_zp);
-  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+  return vminq_s32(vmaxq_s32(vaddq_s32(v, out_zp), lo), hi);
 }
 
 /* Whether every one of a table's channels has a shift of 33 or more. */
