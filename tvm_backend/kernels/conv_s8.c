@@ -35,11 +35,12 @@ static inline int8_t* fill_bytes(int8_t* dst, int8_t v, int32_t n) {
   return dst + n;
 }
 
-/* Output pixel p's column of image x: in place for a 1x1 kernel without
- * padding, else its taps' inputs gathered into col, a kernel row's taps in
- * one copy where they all lie inside the input. */
-static inline const int8_t* im2col(const int8_t* x, int32_t p, const Geometry* g, int8_t* col) {
-  const int32_t oh = p / g->out_w, ow = p % g->out_w, in_c = g->in_c;
+/* Output pixel (oh, ow)'s column of image x: in place for a 1x1 kernel
+ * without padding, else its taps' inputs gathered into col, a kernel row's
+ * taps in one copy where they all lie inside the input. */
+static inline const int8_t* im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometry* g,
+                                   int8_t* col) {
+  const int32_t in_c = g->in_c;
   const int32_t ih0 = oh * g->stride_h - g->pad_h, iw0 = ow * g->stride_w - g->pad_w;
   if (g->k_h == 1 && g->k_w == 1 && g->pad_h == 0 && g->pad_w == 0) {
     return x + (ih0 * g->in_w + iw0) * in_c;
@@ -77,11 +78,18 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   const int8_t* w = blob + w_off;
   const int32_t n = k_h * k_w * in_c, pixels = out_h * out_w;
   int8_t col[n];
+  if (n == in_c && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0) {
+    /* A 1x1 kernel's columns: the pixels themselves, in one call. */
+    s8_gemm(w, x, n, n, batch * pixels, out_c, &rq, y);
+    return;
+  }
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * in_c;
     int8_t* out = y + b * pixels * out_c;
-    for (int32_t p = 0; p < pixels; ++p) {
-      s8_gemm_1col(w, im2col(image, p, &g, col), n, out_c, &rq, out + p * out_c);
+    for (int32_t oh = 0; oh < out_h; ++oh) {
+      for (int32_t ow = 0; ow < out_w; ++ow, out += out_c) {
+        s8_gemm(w, im2col(image, oh, ow, &g, col), n, n, 1, out_c, &rq, out);
+      }
     }
   }
 }

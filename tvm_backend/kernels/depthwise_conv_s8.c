@@ -27,8 +27,9 @@ static inline int32_t dw_lane(int32_t c) { return (c & ~7) | ((c & 1) << 2) | ((
 
 /* A block's sums from channel c on, requantized, stored (the channels that
  * p keeps). */
-static inline void dw_store8(int32x4_t even, int32x4_t odd, int32_t c, const DwRequant* rq,
-                             mve_pred16_t p, int8_t* out) {
+static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int32x4_t odd,
+                                                            int32_t c, const DwRequant* rq,
+                                                            mve_pred16_t p, int8_t* out) {
   if (rq->low) {
     int32_t sums[8];
     vstrwq_s32(sums, even);
@@ -43,14 +44,15 @@ static inline void dw_store8(int32x4_t even, int32x4_t odd, int32_t c, const DwR
                          vldrwq_s32(rq->down + c)};
   const S8Channels4 o = {vldrwq_s32(rq->bias + c + 4), vldrwq_s32(rq->mantissa + c + 4),
                          vldrwq_s32(rq->down + c + 4)};
+  /* VMOVNB and VMOVNT fill the even and the odd lanes: every one. */
   int16x8_t v =
-      vmovnbq_s32(vdupq_n_s16(0), s8_requantize4(even, &e, rq->out_zps, rq->los, rq->his));
+      vmovnbq_s32(vuninitializedq_s16(), s8_requantize4(even, &e, rq->out_zps, rq->los, rq->his));
   v = vmovntq_s32(v, s8_requantize4(odd, &o, rq->out_zps, rq->los, rq->his));
   vstrbq_p_s16(out + c, v, p);
 }
 
 /* One output pixel's channels: sixteen at a time, then eight, the last
- * block under a tail predicate. */
+ * few under a tail predicate. */
 static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t* w, int32_t ch,
                             const DwRequant* rq, int8_t* out) {
   int32_t c = 0;
@@ -71,7 +73,17 @@ static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t*
     dw_store8(e0, o0, c, rq, all, out);
     dw_store8(e1, o1, c + 8, rq, all, out);
   }
-  for (; c < ch; c += 8) {
+  for (; c + 8 <= ch; c += 8) {
+    int32x4_t e = vdupq_n_s32(0), o = e;
+    const int8_t* wc = w + c;
+    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+      const int16x8_t xv = vldrbq_s16(at[t] + c), wv = vldrbq_s16(wc);
+      e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
+      o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
+    }
+    dw_store8(e, o, c, rq, all, out);
+  }
+  if (c < ch) {
     const mve_pred16_t p = vctp16q((uint32_t)(ch - c));
     int32x4_t e = vdupq_n_s32(0), o = e;
     const int8_t* wc = w + c;

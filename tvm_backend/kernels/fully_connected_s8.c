@@ -11,10 +11,7 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
                                  int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   const S8Requant rq = {q, out_zp, lo, hi, s8_all_high(q, out_features)};
-  for (int32_t b = 0; b < batch; ++b) {
-    s8_gemm_1col(blob + w_off, x + b * in_features, in_features, out_features, &rq,
-                 y + b * out_features);
-  }
+  s8_gemm(blob + w_off, x, in_features, in_features, batch, out_features, &rq, y);
 }
 #else
 #include "s8_gemm.h"

@@ -47,6 +47,15 @@ static inline int32x4_t s8_dot_4x1(const int8_t* w, const int8_t* x, int32_t n) 
   return vsetq_lane_s32(a3, acc, 3);
 }
 
+/* Rows w, w + n, w + 2n, w + 3n times a column of at most 16 inputs, held
+ * in x (zero past n; p keeps the first n lanes). */
+static inline int32x4_t s8_dot_4x1_short(const int8_t* w, int8x16_t x, int32_t n, mve_pred16_t p) {
+  int32x4_t acc = vdupq_n_s32(vmladavq_s8(vldrbq_z_s8(w, p), x));
+  acc = vsetq_lane_s32(vmladavq_s8(vldrbq_z_s8(w + n, p), x), acc, 1);
+  acc = vsetq_lane_s32(vmladavq_s8(vldrbq_z_s8(w + 2 * n, p), x), acc, 2);
+  return vsetq_lane_s32(vmladavq_s8(vldrbq_z_s8(w + 3 * n, p), x), acc, 3);
+}
+
 /* Row w times column x. */
 static inline int32_t s8_dot_1x1(const int8_t* w, const int8_t* x, int32_t n) {
   int32_t a = 0;
@@ -62,28 +71,47 @@ static inline int8_t s8_output(int32_t acc, const int32_t* q, const S8Requant* r
   return s8_requantize(acc, &c, rq->out_zp, rq->lo, rq->hi);
 }
 
-/* Every channel's output y[ch] for column x. */
-static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int8_t* x, int32_t n,
-                                                   int32_t channels, const S8Requant* requant,
-                                                   int8_t* y) {
+/* Four channels' sums from ch on, requantized, stored. */
+static inline void s8_store4(int32x4_t acc, int32_t ch, const S8Requant* rq, int32x4_t out_zp,
+                             int32x4_t lo, int32x4_t hi, int8_t* y) {
+  const int32_t* q = rq->q + ch * 3;
+  if (rq->high) {
+    const S8Channels4 c = s8_channels4(q);
+    vstrbq_s32(y + ch, s8_requantize4(acc, &c, out_zp, lo, hi));
+  } else {
+    y[ch] = s8_output(vgetq_lane_s32(acc, 0), q, rq);
+    y[ch + 1] = s8_output(vgetq_lane_s32(acc, 1), q + 3, rq);
+    y[ch + 2] = s8_output(vgetq_lane_s32(acc, 2), q + 6, rq);
+    y[ch + 3] = s8_output(vgetq_lane_s32(acc, 3), q + 9, rq);
+  }
+}
+
+/* Every channel's output for `cols` columns, x_step inputs apart from x
+ * on, into rows of y `channels` apart; a column of at most 16 inputs
+ * loaded once. */
+static __attribute__((noinline)) void s8_gemm(const int8_t* w, const int8_t* x, int32_t n,
+                                              int32_t x_step, int32_t cols, int32_t channels,
+                                              const S8Requant* requant, int8_t* y) {
   const S8Requant rq = *requant;
   const int32x4_t out_zp = vdupq_n_s32(rq.out_zp), lo = vdupq_n_s32(rq.lo);
   const int32x4_t hi = vdupq_n_s32(rq.hi);
-  int32_t ch = 0;
-  for (; ch + 4 <= channels; ch += 4) {
-    const int32x4_t acc = s8_dot_4x1(w + ch * n, x, n);
-    const int32_t* q = rq.q + ch * 3;
-    if (rq.high) {
-      const S8Channels4 c = s8_channels4(q);
-      vstrbq_s32(y + ch, s8_requantize4(acc, &c, out_zp, lo, hi));
+  const mve_pred16_t p = vctp8q((uint32_t)n);
+  for (; cols != 0; --cols, x += x_step, y += channels) {
+    int32_t ch = 0;
+    if (n <= 16) {
+      const int8x16_t column = vldrbq_z_s8(x, p);
+      for (; ch + 4 <= channels; ch += 4) {
+        s8_store4(s8_dot_4x1_short(w + ch * n, column, n, p), ch, &rq, out_zp, lo, hi, y);
+      }
     } else {
-      y[ch] = s8_output(vgetq_lane_s32(acc, 0), q, &rq);
-      y[ch + 1] = s8_output(vgetq_lane_s32(acc, 1), q + 3, &rq);
-      y[ch + 2] = s8_output(vgetq_lane_s32(acc, 2), q + 6, &rq);
-      y[ch + 3] = s8_output(vgetq_lane_s32(acc, 3), q + 9, &rq);
+      for (; ch + 4 <= channels; ch += 4) {
+        s8_store4(s8_dot_4x1(w + ch * n, x, n), ch, &rq, out_zp, lo, hi, y);
+      }
+    }
+    for (; ch < channels; ++ch) {
+      y[ch] = s8_output(s8_dot_1x1(w + ch * n, x, n), rq.q + ch * 3, &rq);
     }
   }
-  for (; ch < channels; ++ch) y[ch] = s8_output(s8_dot_1x1(w + ch * n, x, n), rq.q + ch * 3, &rq);
 }
 
 #endif
