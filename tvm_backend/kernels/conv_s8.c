@@ -35,16 +35,12 @@ static inline int8_t* fill_bytes(int8_t* dst, int8_t v, int32_t n) {
   return dst + n;
 }
 
-/* Output pixel (oh, ow)'s column of image x: in place for a 1x1 kernel
- * without padding, else its taps' inputs gathered into col, a kernel row's
- * taps in one copy where they all lie inside the input. */
-static inline const int8_t* im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometry* g,
-                                   int8_t* col) {
+/* Output pixel (oh, ow)'s column of image x: its taps' inputs gathered
+ * into col, a kernel row's taps in one copy where they all lie inside the
+ * input. */
+static inline void im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometry* g, int8_t* col) {
   const int32_t in_c = g->in_c;
   const int32_t ih0 = oh * g->stride_h - g->pad_h, iw0 = ow * g->stride_w - g->pad_w;
-  if (g->k_h == 1 && g->k_w == 1 && g->pad_h == 0 && g->pad_w == 0) {
-    return x + (ih0 * g->in_w + iw0) * in_c;
-  }
   const int8_t zp = (int8_t)g->in_zp;
   const int whole = g->dil_w == 1 && iw0 >= 0 && iw0 + g->k_w <= g->in_w;
   int8_t* at = col;
@@ -63,7 +59,6 @@ static inline const int8_t* im2col(const int8_t* x, int32_t oh, int32_t ow, cons
       }
     }
   }
-  return col;
 }
 
 void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
@@ -77,20 +72,34 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   const S8Requant rq = {q, out_zp, lo, hi, s8_all_high(q, out_c)};
   const int8_t* w = blob + w_off;
   const int32_t n = k_h * k_w * in_c, pixels = out_h * out_w;
-  int8_t col[n];
   if (n == in_c && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0) {
     /* A 1x1 kernel's columns: the pixels themselves, in one call. */
     s8_gemm(w, x, n, n, batch * pixels, out_c, &rq, y);
     return;
   }
+  /* A 1x1 kernel without padding reads each column in place; others
+   * gather two pixels' columns a call. */
+  const int in_place = n == in_c && pad_h == 0 && pad_w == 0;
+  int8_t cols[in_place ? 1 : 2 * n];
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * in_c;
     int8_t* out = y + b * pixels * out_c;
+    int32_t held = 0;
     for (int32_t oh = 0; oh < out_h; ++oh) {
       for (int32_t ow = 0; ow < out_w; ++ow, out += out_c) {
-        s8_gemm(w, im2col(image, oh, ow, &g, col), n, n, 1, out_c, &rq, out);
+        if (in_place) {
+          const int8_t* column = image + (oh * stride_h * in_w + ow * stride_w) * in_c;
+          s8_gemm(w, column, n, n, 1, out_c, &rq, out);
+          continue;
+        }
+        im2col(image, oh, ow, &g, cols + held * n);
+        if (++held == 2) {
+          s8_gemm(w, cols, n, n, 2, out_c, &rq, out - out_c);
+          held = 0;
+        }
       }
     }
+    if (held != 0) s8_gemm(w, cols, n, n, 1, out_c, &rq, out - out_c);
   }
 }
 #else
