@@ -3,8 +3,8 @@
  * bit, as a matrix product (s8_gemm.h) over the inputs under each output
  * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
  * the input's zero point, whose share the bias already cancels. On Helium
- * (MVE) the columns stay int8 (s8_gemm_mve.h), a pixel at a time, and a 1x1
- * kernel without padding reads its column in place. */
+ * (MVE) the columns stay int8 (s8_gemm_mve.h), and a 1x1 kernel without
+ * padding reads them in place. */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include "s8_gemm_mve.h"
 #else

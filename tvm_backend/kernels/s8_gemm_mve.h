@@ -1,9 +1,10 @@
 /* The int8 micro-kernels' matrix product on Helium (MVE): output channels
- * (rows of int8 weights, OHWI or OI) times one column of int8 inputs, four
- * rows at a time. VMLADAVA multiplies 16 int8 pairs and adds them to a
- * scalar sum, so the inputs need no widening; the last n % 16 load with a
- * tail predicate (the lanes past n read as zero). Four sums, four even
- * registers (VMLADAVA's accumulator must be one), requantize as a vector. */
+ * (rows of int8 weights, OHWI or OI) times columns of int8 inputs, four
+ * rows of a column at a time. VMLADAVA multiplies 16 int8 pairs and adds
+ * them to a scalar sum, so the inputs need no widening; the last n % 16
+ * load with a tail predicate (the lanes past n read as zero). Four sums,
+ * four even registers (VMLADAVA's accumulator must be one), requantized as
+ * a vector. */
 #ifndef FFI_CORE_KERNELS_S8_GEMM_MVE_H_
 #define FFI_CORE_KERNELS_S8_GEMM_MVE_H_
 
