@@ -72,14 +72,14 @@ static inline int8_t s8_output(int32_t acc, const int32_t* q, const S8Requant* r
   return s8_requantize(acc, &c, rq->out_zp, rq->lo, rq->hi);
 }
 
-/* Four channels' sums from ch on, requantized, stored. */
-static inline void s8_store4(int32x4_t acc, int32_t ch, const S8Requant* rq, int32x4_t out_zp,
-                             int32x4_t lo, int32x4_t hi, int8_t* y) {
-  const int32_t* q = rq->q + ch * 3;
+/* Four channels' sums from ch on (requantization c where rq->high),
+ * requantized, stored. */
+static inline void s8_store4(int32x4_t acc, int32_t ch, const S8Channels4* c, const S8Requant* rq,
+                             int32x4_t out_zp, int32x4_t lo, int32x4_t hi, int8_t* y) {
   if (rq->high) {
-    const S8Channels4 c = s8_channels4(q);
-    vstrbq_s32(y + ch, s8_requantize4(acc, &c, out_zp, lo, hi));
+    vstrbq_s32(y + ch, s8_requantize4(acc, c, out_zp, lo, hi));
   } else {
+    const int32_t* q = rq->q + ch * 3;
     y[ch] = s8_output(vgetq_lane_s32(acc, 0), q, rq);
     y[ch + 1] = s8_output(vgetq_lane_s32(acc, 1), q + 3, rq);
     y[ch + 2] = s8_output(vgetq_lane_s32(acc, 2), q + 6, rq);
@@ -88,11 +88,50 @@ static inline void s8_store4(int32x4_t acc, int32_t ch, const S8Requant* rq, int
 }
 
 /* Every channel's output for `cols` columns, x_step inputs apart from x
- * on, into rows of y `channels` apart; a column of at most 16 inputs
- * loaded once. */
-static __attribute__((noinline)) void s8_gemm(const int8_t* w, const int8_t* x, int32_t n,
-                                              int32_t x_step, int32_t cols, int32_t channels,
-                                              const S8Requant* requant, int8_t* y) {
+ * on, into rows of y `channels` apart: four channels at a time over every
+ * column, their requantization read once; a column of at most 16 inputs
+ * in one load. */
+static __attribute__((noinline)) void s8_gemm_by_channels(const int8_t* w, const int8_t* x,
+                                                          int32_t n, int32_t x_step, int32_t cols,
+                                                          int32_t channels,
+                                                          const S8Requant* requant, int8_t* y) {
+  const S8Requant rq = *requant;
+  const int32x4_t out_zp = vdupq_n_s32(rq.out_zp), lo = vdupq_n_s32(rq.lo);
+  const int32x4_t hi = vdupq_n_s32(rq.hi);
+  const mve_pred16_t p = vctp8q((uint32_t)n);
+  int32_t ch = 0;
+  for (; ch + 4 <= channels; ch += 4) {
+    const S8Channels4 c = s8_channels4(rq.q + ch * 3);
+    const int8_t* row = w + ch * n;
+    const int8_t* column = x;
+    int8_t* out = y;
+    if (n <= 16) {
+      for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
+        const int32x4_t acc = s8_dot_4x1_short(row, vldrbq_z_s8(column, p), n, p);
+        s8_store4(acc, ch, &c, &rq, out_zp, lo, hi, out);
+      }
+    } else {
+      for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
+        s8_store4(s8_dot_4x1(row, column, n), ch, &c, &rq, out_zp, lo, hi, out);
+      }
+    }
+  }
+  for (; ch < channels; ++ch) {
+    const int8_t* column = x;
+    int8_t* out = y;
+    for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
+      out[ch] = s8_output(s8_dot_1x1(w + ch * n, column, n), rq.q + ch * 3, &rq);
+    }
+  }
+}
+
+/* The same, a column at a time: for one or two columns, where holding a
+ * block's requantization across the columns costs the dot product its
+ * registers. */
+static __attribute__((noinline)) void s8_gemm_by_columns(const int8_t* w, const int8_t* x,
+                                                         int32_t n, int32_t x_step, int32_t cols,
+                                                         int32_t channels, const S8Requant* requant,
+                                                         int8_t* y) {
   const S8Requant rq = *requant;
   const int32x4_t out_zp = vdupq_n_s32(rq.out_zp), lo = vdupq_n_s32(rq.lo);
   const int32x4_t hi = vdupq_n_s32(rq.hi);
@@ -102,16 +141,29 @@ static __attribute__((noinline)) void s8_gemm(const int8_t* w, const int8_t* x, 
     if (n <= 16) {
       const int8x16_t column = vldrbq_z_s8(x, p);
       for (; ch + 4 <= channels; ch += 4) {
-        s8_store4(s8_dot_4x1_short(w + ch * n, column, n, p), ch, &rq, out_zp, lo, hi, y);
+        const int32x4_t acc = s8_dot_4x1_short(w + ch * n, column, n, p);
+        const S8Channels4 c = s8_channels4(rq.q + ch * 3);
+        s8_store4(acc, ch, &c, &rq, out_zp, lo, hi, y);
       }
     } else {
       for (; ch + 4 <= channels; ch += 4) {
-        s8_store4(s8_dot_4x1(w + ch * n, x, n), ch, &rq, out_zp, lo, hi, y);
+        const int32x4_t acc = s8_dot_4x1(w + ch * n, x, n);
+        const S8Channels4 c = s8_channels4(rq.q + ch * 3);
+        s8_store4(acc, ch, &c, &rq, out_zp, lo, hi, y);
       }
     }
     for (; ch < channels; ++ch) {
       y[ch] = s8_output(s8_dot_1x1(w + ch * n, x, n), rq.q + ch * 3, &rq);
     }
+  }
+}
+
+static inline void s8_gemm(const int8_t* w, const int8_t* x, int32_t n, int32_t x_step,
+                           int32_t cols, int32_t channels, const S8Requant* rq, int8_t* y) {
+  if (cols > 2) {
+    s8_gemm_by_channels(w, x, n, x_step, cols, channels, rq, y);
+  } else {
+    s8_gemm_by_columns(w, x, n, x_step, cols, channels, rq, y);
   }
 }
 
