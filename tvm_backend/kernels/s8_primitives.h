@@ -145,10 +145,17 @@ static inline int32x4_t s8_requantize4(int32x4_t acc, const S8Channels4* c, int3
   return vminq_s32(vmaxq_s32(vaddq_s32(v, out_zp), lo), hi);
 }
 
-/* Whether every one of a table's channels has a shift of 33 or more. */
+/* Whether every one of a table's channels has a shift of 33 or more: four
+ * channels' shifts a gather. */
 static inline int s8_all_high(const int32_t* q, int32_t channels) {
-  int32_t least = 33;
-  for (int32_t c = 0; c < channels; ++c) least = q[3 * c + 2] < least ? q[3 * c + 2] : least;
+  const uint32x4_t rows = vmulq_n_u32(vidupq_n_u32(0, 1), 3);
+  int32x4_t shifts = vdupq_n_s32(33);
+  int32_t c = 0;
+  for (; c + 4 <= channels; c += 4) {
+    shifts = vminq_s32(shifts, vldrwq_gather_shifted_offset_s32(q + 3 * c + 2, rows));
+  }
+  int32_t least = vminvq_s32(33, shifts);
+  for (; c < channels; ++c) least = q[3 * c + 2] < least ? q[3 * c + 2] : least;
   return least >= 33;
 }
 #endif
