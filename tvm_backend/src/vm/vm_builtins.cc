@@ -387,8 +387,16 @@ Status AllocTensor(PackedArgs args, Any* rv) {
     return RaiseError(ErrorKind::kTypeError,
                       {"vm.builtin.alloc_tensor: expects a Storage, but get ", TypeName(args[0])});
   }
-  FFI_CORE_ASSIGN_OR_RETURN(int64_t offset, args[1].As<int64_t>());
-  FFI_CORE_ASSIGN_OR_RETURN(DLDataType dtype, args[3].As<DLDataType>());
+  // What compiled code passes (an int, a dtype) is read as it is; another
+  // form goes through the conversions and their errors.
+  int64_t offset = args[1].raw().v_int64;
+  if (args[1].type_index() != kTVMFFIInt) {
+    FFI_CORE_ASSIGN_OR_RETURN(offset, args[1].As<int64_t>());
+  }
+  DLDataType dtype = args[3].raw().v_dtype;
+  if (args[3].type_index() != kTVMFFIDataType) {
+    FFI_CORE_ASSIGN_OR_RETURN(dtype, args[3].As<DLDataType>());
+  }
   // The shape is read where it is (the call holds it): no reference taken.
   Shape shape;
   if (args[2].type_index() != kTVMFFIShape) {
