@@ -64,7 +64,9 @@ def _ptr(a):
 
 
 def _act(rng):
-    return (-128, 127) if rng.random() < 0.5 else tuple(int(v) for v in sorted(rng.integers(-128, 128, 2)))
+    if rng.random() < 0.5:
+        return (-128, 127)
+    return tuple(int(v) for v in sorted(rng.integers(-128, 128, 2)))
 
 
 CONVS = [

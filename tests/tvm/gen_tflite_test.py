@@ -154,7 +154,7 @@ def main():
     with open(opts.model, "rb") as f:
         buf = f.read()
     mod, inputs, outputs = from_tflite(buf, dsp=has_dsp(opts.cpu),
-                                          c_kernels=has_c_kernels(opts.cpu))
+                                       c_kernels=has_c_kernels(opts.cpu))
     info = compile_relax(mod, opts.cpu, opts.out, opts.name, inputs, outputs)
     states = [t for t in inputs if t.is_variable]
     inputs = inputs[:len(inputs) - len(states)]

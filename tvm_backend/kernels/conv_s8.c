@@ -129,14 +129,24 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
     }
     return;
   }
-  /* Channels not in fours: the taps' bytes gathered in order, then widened. */
+  /* Channels not in fours: the taps' bytes gathered in order, then widened;
+   * a kernel row wholly inside the input is one run of bytes. */
   int8_t* at = row;
+  int32_t iw0 = ow * g->stride_w - g->pad_w, span = g->k_w * g->in_c;
+  int32_t iw_last = iw0 + (g->k_w - 1) * g->dil_w;
+  int whole_rows = g->dil_w == 1 && iw0 >= 0 && iw_last < g->in_w;
   for (int32_t kh = 0; kh < g->k_h; ++kh) {
     int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+    int row_inside = ih >= 0 && ih < g->in_h;
+    if (row_inside && whole_rows) {
+      const int8_t* src = x + (ih * g->in_w + iw0) * g->in_c;
+      for (int32_t i = 0; i < span; ++i) *at++ = src[i];
+      continue;
+    }
     for (int32_t kw = 0; kw < g->k_w; ++kw) {
-      int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
+      int32_t iw = iw0 + kw * g->dil_w;
       /* A byte loop: a call to memcpy costs more than one or three bytes. */
-      if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
+      if (row_inside && iw >= 0 && iw < g->in_w) {
         const int8_t* src = x + (ih * g->in_w + iw) * g->in_c;
         for (int32_t ci = 0; ci < g->in_c; ++ci) *at++ = src[ci];
       } else {
@@ -160,7 +170,8 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   int32_t pixels = out_h * out_w;
   /* Word aligned: the DSP kernels read it with LDRD. */
   int16_t buffer[2 * n] __attribute__((aligned(4)));
-  int8_t row[n] __attribute__((aligned(4)));
+  /* The taps' bytes, gathered only where the channels are not in fours. */
+  int8_t row[in_c % 4 != 0 ? n : 1] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
   for (int32_t b = 0; b < batch; ++b) {

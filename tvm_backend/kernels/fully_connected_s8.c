@@ -22,8 +22,9 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
   const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi};
   const int8_t* w = blob + w_off;
   int32_t n = in_features;
-  /* Word aligned: the DSP kernels read it with LDRD. */
-  int16_t buffer[2 * n] __attribute__((aligned(4)));
+  /* Word aligned: the DSP kernels read it with LDRD. One column for a
+   * batch of one. */
+  int16_t buffer[(batch > 1 ? 2 : 1) * n] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
   int32_t b = 0;

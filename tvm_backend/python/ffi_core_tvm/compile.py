@@ -242,7 +242,7 @@ def _link_c_kernels(stems, cpu, lib0, tmp):
         subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + c_kernel_flags(cpu) + [
             "-c", os.path.join(KERNELS_DIR, f"{stem}.c"), "-o", obj], check=True)
         objects.append(obj)
-    # The compiler driver links, so that ld gets the CPU's emulation (rv32).
+    # The compiler driver links, so that ld gets the CPU's emulation.
     merged = os.path.join(tmp, "lib0_kernels.o")
     subprocess.run(c_compiler(cpu) + ["-r", "-nostdlib", "-o", merged, lib0] + objects,
                    check=True)

@@ -43,9 +43,11 @@ def has_dsp(cpu):
 def has_c_kernels(cpu):
     """Whether CONV_2D and FULLY_CONNECTED call the C micro-kernels
     (tvm_backend/kernels) rather than TE kernels: on the CPUs where they
-    measure fewer instructions (docs/performance.md; the M3 runs their
-    plain C form, the M55 their Helium (MVE) form). Never the host, whose
-    builds are the reference the boards are compared with."""
+    measure fewer instructions and cycles (docs/performance.md; the M3
+    runs their plain C form, the M55 their Helium (MVE) form; on rv32imc
+    they took fewer instructions but more modeled cycles for VWW and AD).
+    Never the host, whose builds are the reference the boards are compared
+    with."""
     return cpu in ("cortex-m3", "cortex-m4f", "cortex-m7", "cortex-m33", "cortex-m55")
 
 

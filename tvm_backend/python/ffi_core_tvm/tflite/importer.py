@@ -179,7 +179,8 @@ def from_tflite(buf, dsp=False, c_kernels=False):
     caller passes back what the previous call returned (zeros to reset).
     `dsp`: the kernels may use the Arm DSP extension (targets.has_dsp), whose
     results are the same; `c_kernels`: CONV_2D and FULLY_CONNECTED call the
-    C micro-kernels (targets.has_c_kernels), whose results are the same too. Raises UnsupportedModel naming what it does not
+    C micro-kernels (targets.has_c_kernels), whose results are the same too.
+    Raises UnsupportedModel naming what it does not
     take: an operator with its index, a type, an option, or a malformed file.
     """
     model = read_model(buf)
