@@ -2,13 +2,107 @@
  * requantization: what ffi_core_tvm's int8_kernels.conv2d computes, bit for
  * bit, as a matrix product (s8_gemm.h) over the inputs under each output
  * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
- * the input's zero point, whose share the bias already cancels. */
+ * the input's zero point, whose share the bias already cancels. On Helium
+ * (MVE) the columns stay int8 (s8_gemm_mve.h), and a 1x1 kernel without
+ * padding reads them in place. */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include "s8_gemm_mve.h"
+#else
 #include "s8_gemm.h"
+#endif
 
 typedef struct {
   int32_t in_h, in_w, in_c, out_w, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
   int32_t in_zp;
 } Geometry;
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+/* n bytes from src: sixteen at a time, the rest under a tail predicate. */
+static inline int8_t* copy_bytes(int8_t* dst, const int8_t* src, int32_t n) {
+  int32_t i = 0;
+  for (; i + 16 <= n; i += 16) vstrbq_s8(dst + i, vldrbq_s8(src + i));
+  if (i < n) {
+    const mve_pred16_t p = vctp8q((uint32_t)(n - i));
+    vstrbq_p_s8(dst + i, vldrbq_z_s8(src + i, p), p);
+  }
+  return dst + n;
+}
+
+/* n of the byte v. */
+static inline int8_t* fill_bytes(int8_t* dst, int8_t v, int32_t n) {
+  const int8x16_t vv = vdupq_n_s8(v);
+  for (int32_t i = 0; i < n; i += 16) vstrbq_p_s8(dst + i, vv, vctp8q((uint32_t)(n - i)));
+  return dst + n;
+}
+
+/* Output pixel (oh, ow)'s column of image x: its taps' inputs gathered
+ * into col, a kernel row's taps in one copy where they all lie inside the
+ * input. */
+static inline void im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometry* g, int8_t* col) {
+  const int32_t in_c = g->in_c;
+  const int32_t ih0 = oh * g->stride_h - g->pad_h, iw0 = ow * g->stride_w - g->pad_w;
+  const int8_t zp = (int8_t)g->in_zp;
+  const int whole = g->dil_w == 1 && iw0 >= 0 && iw0 + g->k_w <= g->in_w;
+  int8_t* at = col;
+  for (int32_t kh = 0; kh < g->k_h; ++kh) {
+    const int32_t ih = ih0 + kh * g->dil_h;
+    if (ih < 0 || ih >= g->in_h) {
+      at = fill_bytes(at, zp, g->k_w * in_c);
+    } else if (whole) {
+      at = copy_bytes(at, x + (ih * g->in_w + iw0) * in_c, g->k_w * in_c);
+    } else {
+      for (int32_t kw = 0; kw < g->k_w; ++kw) {
+        const int32_t iw = iw0 + kw * g->dil_w;
+        const int inside = iw >= 0 && iw < g->in_w;
+        at = inside ? copy_bytes(at, x + (ih * g->in_w + iw) * in_c, in_c)
+                    : fill_bytes(at, zp, in_c);
+      }
+    }
+  }
+}
+
+void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
+                      int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
+                      int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
+                      int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
+                      int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
+  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
+                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  const S8Requant rq = {q, out_zp, lo, hi, s8_shifts_at_least(q, out_c, 31), 0};
+  const int8_t* w = blob + w_off;
+  const int32_t n = k_h * k_w * in_c, pixels = out_h * out_w;
+  if (n == in_c && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0) {
+    /* A 1x1 kernel's columns: the pixels themselves, in one call. */
+    s8_gemm(w, x, n, n, batch * pixels, out_c, &rq, y);
+    return;
+  }
+  /* A 1x1 kernel without padding reads each column in place; others
+   * gather two pixels' columns a call. */
+  const int in_place = n == in_c && pad_h == 0 && pad_w == 0;
+  int8_t cols[in_place ? 1 : 2 * n];
+  for (int32_t b = 0; b < batch; ++b) {
+    const int8_t* image = x + b * in_h * in_w * in_c;
+    int8_t* out = y + b * pixels * out_c;
+    int32_t held = 0;
+    for (int32_t oh = 0; oh < out_h; ++oh) {
+      for (int32_t ow = 0; ow < out_w; ++ow, out += out_c) {
+        if (in_place) {
+          const int8_t* column = image + (oh * stride_h * in_w + ow * stride_w) * in_c;
+          s8_gemm(w, column, n, n, 1, out_c, &rq, out);
+          continue;
+        }
+        im2col(image, oh, ow, &g, cols + held * n);
+        if (++held == 2) {
+          s8_gemm(w, cols, n, n, 2, out_c, &rq, out - out_c);
+          held = 0;
+        }
+      }
+    }
+    if (held != 0) s8_gemm(w, cols, n, n, 1, out_c, &rq, out - out_c);
+  }
+}
+#else
 
 /* Column c of output pixel p of image x: its taps' inputs, widened (row:
  * scratch for the taps' bytes). */
@@ -95,3 +189,4 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     }
   }
 }
+#endif

@@ -2,12 +2,109 @@
  * channel multiplier 1, per-channel requantization: what ffi_core_tvm's
  * int8_kernels.depthwise_conv2d computes, bit for bit. Each output pixel's
  * taps are found once: a tap in the padding reads a row of the input's zero
- * point, whose share the bias cancels, so the sums need no bounds test.
- * Then four channels at a time (dw_sums4), the rest one by one. */
+ * point, whose share the bias cancels, so the sums need no bounds test
+ * (and a pixel inside the input has them at fixed offsets).
+ * Then four channels at a time (dw_sums4), the rest one by one; on Helium
+ * (MVE) eight or sixteen, requantized as vectors (dw_pixel). */
 #include "s8_primitives.h"
 
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+/* Eight channels to a block: VMULLB / VMULLT multiply a block's even and
+ * odd int16 lanes (the bytes widened by the load) into int32 lanes, so each
+ * block sums in two vectors, channels c, c+2, c+4, c+6 and c+1, c+3, c+5,
+ * c+7. The requantization is laid out in that order (dw_lane), each
+ * channel's bias, mantissa and 31 - shift (s8_requantize4), or (low) read
+ * from the table in scalar form where a shift is under 31. */
+typedef struct {
+  const int32_t *bias, *mantissa, *neg_exponent;
+  const int32_t* q;
+  int32_t out_zp, lo, hi, low;
+  int32x4_t out_zps, los, his; /* out_zp, lo, hi in every lane */
+} DwRequant;
+
+/* Where channel c's sum lies among its block's two vectors. */
+static inline int32_t dw_lane(int32_t c) { return (c & ~7) | ((c & 1) << 2) | ((c & 7) >> 1); }
+
+/* Four lanes' requantization from lane c on (twice rounded: no `down`). */
+static inline S8Channels4 dw_channels4(const DwRequant* rq, int32_t c) {
+  const int32x4_t neg_exponent = vldrwq_s32(rq->neg_exponent + c);
+  const S8Channels4 r = {
+      vldrwq_s32(rq->bias + c), vldrwq_s32(rq->mantissa + c), neg_exponent,
+      vpselq_s32(vdupq_n_s32(-1), vdupq_n_s32(0), vcmpltq_n_s32(neg_exponent, 0)), vdupq_n_s32(0)};
+  return r;
+}
+
+/* A block's sums from channel c on, requantized, stored (the channels that
+ * p keeps). */
+static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int32x4_t odd,
+                                                            int32_t c, const DwRequant* rq,
+                                                            mve_pred16_t p, int8_t* out) {
+  if (rq->low) {
+    int32_t sums[8];
+    vstrwq_s32(sums, even);
+    vstrwq_s32(sums + 4, odd);
+    for (int32_t i = 0; i < 8 && (p >> (2 * i)) & 1; ++i) {
+      const S8Channel ch = s8_channel(rq->q + 3 * (c + i));
+      out[c + i] = s8_requantize(sums[dw_lane(i)], &ch, rq->out_zp, rq->lo, rq->hi);
+    }
+    return;
+  }
+  const S8Channels4 e = dw_channels4(rq, c);
+  const S8Channels4 o = dw_channels4(rq, c + 4);
+  /* VMOVNB and VMOVNT fill the even and the odd lanes: every one. */
+  int16x8_t v =
+      vmovnbq_s32(vuninitializedq_s16(), s8_requantize4(even, &e, rq->out_zps, rq->los, rq->his));
+  v = vmovntq_s32(v, s8_requantize4(odd, &o, rq->out_zps, rq->los, rq->his));
+  vstrbq_p_s16(out + c, v, p);
+}
+
+/* One output pixel's channels: sixteen at a time, then eight, the last
+ * few under a tail predicate. */
+static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t* w, int32_t ch,
+                            const DwRequant* rq, int8_t* out) {
+  int32_t c = 0;
+  const mve_pred16_t all = vctp16q(8);
+  for (; c + 16 <= ch; c += 16) {
+    int32x4_t e0 = vdupq_n_s32(0), o0 = e0, e1 = e0, o1 = e0;
+    const int8_t* wc = w + c;
+    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+      const int8_t* xc = at[t] + c;
+      /* One half's loads after the other's products: eight Q registers. */
+      const int16x8_t x0 = vldrbq_s16(xc), w0 = vldrbq_s16(wc);
+      e0 = vaddq_s32(e0, vmullbq_int_s16(x0, w0));
+      o0 = vaddq_s32(o0, vmulltq_int_s16(x0, w0));
+      const int16x8_t x1 = vldrbq_s16(xc + 8), w1 = vldrbq_s16(wc + 8);
+      e1 = vaddq_s32(e1, vmullbq_int_s16(x1, w1));
+      o1 = vaddq_s32(o1, vmulltq_int_s16(x1, w1));
+    }
+    dw_store8(e0, o0, c, rq, all, out);
+    dw_store8(e1, o1, c + 8, rq, all, out);
+  }
+  for (; c + 8 <= ch; c += 8) {
+    int32x4_t e = vdupq_n_s32(0), o = e;
+    const int8_t* wc = w + c;
+    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+      const int16x8_t xv = vldrbq_s16(at[t] + c), wv = vldrbq_s16(wc);
+      e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
+      o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
+    }
+    dw_store8(e, o, c, rq, all, out);
+  }
+  if (c < ch) {
+    const mve_pred16_t p = vctp16q((uint32_t)(ch - c));
+    int32x4_t e = vdupq_n_s32(0), o = e;
+    const int8_t* wc = w + c;
+    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+      const int16x8_t xv = vldrbq_z_s16(at[t] + c, p), wv = vldrbq_z_s16(wc, p);
+      e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
+      o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
+    }
+    dw_store8(e, o, c, rq, p, out);
+  }
+}
+#elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 /* Four channels' sums over the taps: *sums += x[tap][c..c+3] * w[tap][c..c+3]. */
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+
 /* acc + a.lo * b.lo (int16 halves). */
 static inline int32_t dw_mla_low(int32_t a, int32_t b, int32_t acc) {
   int32_t r;
@@ -72,26 +169,65 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   const int32_t taps = k_h * k_w;
   int8_t zeros[ch] __attribute__((aligned(4)));
   const int8_t* at[taps];
+  /* A pixel whose taps all lie inside the input finds them at fixed
+   * offsets from its first. */
+  const int32_t span_h = (k_h - 1) * dil_h, span_w = (k_w - 1) * dil_w;
+  int32_t offsets[taps];
+  for (int32_t kh = 0; kh < k_h; ++kh) {
+    for (int32_t kw = 0; kw < k_w; ++kw)
+      offsets[kh * k_w + kw] = (kh * dil_h * in_w + kw * dil_w) * ch;
+  }
   /* Each channel's requantization, read once rather than once a pixel. */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+  const int32_t blocks = (ch + 7) & ~7;
+  int32_t bias[blocks], mantissa[blocks], neg_exponent[blocks];
+  const DwRequant rq = {bias,
+                        mantissa,
+                        neg_exponent,
+                        q,
+                        out_zp,
+                        lo,
+                        hi,
+                        !s8_shifts_at_least(q, ch, 31),
+                        vdupq_n_s32(out_zp),
+                        vdupq_n_s32(lo),
+                        vdupq_n_s32(hi)};
+  for (int32_t c = 0; c < blocks; ++c) {
+    const int32_t* qc = q + 3 * (c < ch ? c : 0);
+    bias[dw_lane(c)] = qc[0];
+    mantissa[dw_lane(c)] = qc[1];
+    neg_exponent[dw_lane(c)] = 31 - qc[2];
+  }
+  for (int32_t c = 0; c < ch; ++c) zeros[c] = (int8_t)in_zp;
+#else
   S8Channel chans[ch];
   for (int32_t c = 0; c < ch; ++c) {
     zeros[c] = (int8_t)in_zp;
     chans[c] = s8_channel(q + 3 * c);
   }
+#endif
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * ch;
     for (int32_t oh = 0; oh < out_h; ++oh) {
       for (int32_t ow = 0; ow < out_w; ++ow) {
         int32_t t = 0;
-        for (int32_t kh = 0; kh < k_h; ++kh) {
-          const int32_t ih = oh * stride_h + kh * dil_h - pad_h;
+        const int32_t ih0 = oh * stride_h - pad_h, iw0 = ow * stride_w - pad_w;
+        if (ih0 >= 0 && ih0 + span_h < in_h && iw0 >= 0 && iw0 + span_w < in_w) {
+          const int8_t* base = image + (ih0 * in_w + iw0) * ch;
+          for (; t < taps; ++t) at[t] = base + offsets[t];
+        }
+        for (int32_t kh = 0; t < taps && kh < k_h; ++kh) {
+          const int32_t ih = ih0 + kh * dil_h;
           for (int32_t kw = 0; kw < k_w; ++kw) {
-            const int32_t iw = ow * stride_w + kw * dil_w - pad_w;
+            const int32_t iw = iw0 + kw * dil_w;
             const int inside = ih >= 0 && ih < in_h && iw >= 0 && iw < in_w;
             at[t++] = inside ? image + (ih * in_w + iw) * ch : zeros;
           }
         }
         int8_t* out = y + ((b * out_h + oh) * out_w + ow) * ch;
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+        dw_pixel(at, taps, w, ch, &rq, out);
+#else
         int32_t c = 0;
         for (; c + 4 <= ch; c += 4) {
           int32_t sums[4];
@@ -108,6 +244,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
           }
           out[c] = s8_requantize(a, &chans[c], out_zp, lo, hi);
         }
+#endif
       }
     }
   }

@@ -2,7 +2,19 @@
  * requantization rounding once, as LiteRT's reference kernel does: what
  * ffi_core_tvm's int8_kernels.fully_connected computes,
  * bit for bit, as a matrix product (s8_gemm.h) over the widened input rows,
- * two batch rows at a time. */
+ * two batch rows at a time; on Helium (MVE) over the int8 rows in place
+ * (s8_gemm_mve.h). */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include "s8_gemm_mve.h"
+
+void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
+                                 int32_t q_off, int32_t batch, int32_t in_features,
+                                 int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  const S8Requant rq = {q, out_zp, lo, hi, s8_shifts_at_least(q, out_features, 33), 1};
+  s8_gemm(blob + w_off, x, in_features, in_features, batch, out_features, &rq, y);
+}
+#else
 #include "s8_gemm.h"
 
 void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
@@ -28,3 +40,4 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
     s8_gemm_1col(w, buffer, n, out_features, &rq, y + b * out_features);
   }
 }
+#endif

@@ -19,7 +19,7 @@ import numpy as np
 import tvm
 from tvm import relax
 
-from .targets import c_compiler, llvm_target
+from .targets import c_compiler, c_kernel_flags, llvm_target
 
 # What the loader needs to use a constant in place
 # (FFI_CORE_TVM_CONSTANT_ALIGNMENT, tvm_backend/src/vm/vm_executable.cc).
@@ -203,7 +203,7 @@ def _link_c_kernels(stems, cpu, lib0, tmp):
     objects = []
     for stem in stems:
         obj = os.path.join(tmp, f"{stem}.o")
-        subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + [
+        subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + c_kernel_flags(cpu) + [
             "-c", os.path.join(KERNELS_DIR, f"{stem}.c"), "-o", obj], check=True)
         objects.append(obj)
     # The compiler driver links, so that ld gets the CPU's emulation.
