@@ -35,11 +35,12 @@ def library(tmp_path_factory):
 
 def _constants(rng, weights, channels, low_shifts):
     """The weight blob of `weights` and a random requantization table, its
-    right shifts from 31 (some below 33, where the kernels scale in 64
-    bits) or all from 33 on (the product's high word alone)."""
+    multipliers from 2^-3.5 to 2^1.5 (right shifts below 31, a left shift
+    first, to 35; some below 33, where the kernels scale in 64 bits) or its
+    right shifts all from 33 on (the product's high word alone)."""
     table = np.zeros((channels, 3), "int32")
     table[:, 0] = rng.integers(-50000, 50000, channels)
-    exponents = rng.uniform(-3.5, -1, channels) if low_shifts else rng.uniform(-30, -8, channels)
+    exponents = rng.uniform(-3.5, 1.5, channels) if low_shifts else rng.uniform(-30, -8, channels)
     for c in range(channels):
         table[c, 1:] = quantize_multiplier(2.0 ** exponents[c])
     if not low_shifts:
@@ -49,6 +50,18 @@ def _constants(rng, weights, channels, low_shifts):
     q_off = blob.add(table)
     data = blob.data()
     return data, kernels.Slice(data.size, w_off, q_off)
+
+
+def test_requantize_matches_reference(tmp_path):
+    """s8_requantize's one multiply-accumulate against TFLite's two
+    roundings step by step, over every shift and edge values
+    (s8_requantize_check.c)."""
+    check = str(tmp_path / "s8_requantize_check")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "s8_requantize_check.c")
+    subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + ["-I", KERNELS_DIR, "-o", check, source],
+                   check=True)
+    run = subprocess.run([check], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout
 
 
 def _te(func, *arrays, out):

@@ -79,16 +79,15 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
  * x * mantissa rounded ((x * m + 2^30) >> 31), then divided by 2^exponent
  * rounding half away from zero. */
 typedef struct {
-  int32_t bias, mantissa, shift, left, exponent, mask, half;
+  int32_t bias, mantissa, shift, left, exponent, half;
 } S8Channel;
 
 static inline S8Channel s8_channel(const int32_t* q) {
   const int32_t shift = q[2] & 0xFF;
-  S8Channel c = {q[0], q[1], shift, 0, 0, 0, 0};
+  S8Channel c = {q[0], q[1], shift, 0, 0, 0};
   if (shift < 31) c.left = 31 - shift;
   if (shift > 31) c.exponent = shift - 31 < 31 ? shift - 31 : 31;
-  c.mask = (int32_t)((1u << c.exponent) - 1u);
-  c.half = c.mask >> 1;
+  if (c.exponent > 0) c.half = 1 << (c.exponent - 1);
   return c;
 }
 
@@ -101,14 +100,24 @@ static inline int8_t s8_clamp_out(int32_t v, int32_t out_zp, int32_t lo, int32_t
 }
 
 /* One output: acc requantized, plus the output zero point, clamped to
- * [lo, hi]; sums and shifts wrap as the TE kernel's int32 arithmetic does. */
+ * [lo, hi]; sums and shifts wrap as the TE kernel's int32 arithmetic does.
+ * With an exponent e of 1 or more, the two roundings are one sum:
+ * h = (x * m + 2^30) >> 31, then (h + 2^(e-1) - (h < 0)) >> e, is
+ * (x * m + 2^30 + t * 2^31) >> (31 + e) with t = 2^(e-1) - (x < 0) (floors
+ * compose; h < 0 where x < 0 but where h is 0, and then either t gives 0):
+ * one multiply-accumulate into a rounding term and its high word shifted. */
 static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
                                    int32_t hi) {
-  const int32_t x = (int32_t)(((uint32_t)acc + (uint32_t)c->bias) << c->left);
-  const int32_t high = (int32_t)(((int64_t)x * c->mantissa + ((int64_t)1 << 30)) >> 31);
-  const int32_t threshold = c->half + (high < 0 ? 1 : 0);
-  return s8_clamp_out((high >> c->exponent) + ((high & c->mask) > threshold ? 1 : 0), out_zp, lo,
-                      hi);
+  const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
+  if (c->half == 0) {
+    const int32_t shifted = (int32_t)((uint32_t)x << c->left);
+    return s8_clamp_out((int32_t)(((int64_t)shifted * c->mantissa + ((int64_t)1 << 30)) >> 31),
+                        out_zp, lo, hi);
+  }
+  const uint32_t t = (uint32_t)(c->half + (x >> 31));
+  const int64_t round = (int64_t)(((uint64_t)(t >> 1) << 32) | (t << 31) | (1u << 30));
+  const int32_t high = (int32_t)(((int64_t)x * c->mantissa + round) >> 32);
+  return s8_clamp_out(high >> (c->exponent - 1), out_zp, lo, hi);
 }
 
 /* The same rounding once, round((acc + bias) * mantissa / 2^shift) ties up,
