@@ -35,17 +35,24 @@ Status Need(PackedArgs args, int32_t n, const char* name) {
                     {"vm.builtin.", name, ": expected ", n, " arguments, got ", args.size()});
 }
 
-// The optional error context TVM's checks prefix their messages with.
+// The optional error context TVM's checks prefix their messages with: the
+// argument, read as text only when a check fails (a string made on every
+// successful call was most of the entry's checks).
 struct ErrorContext {
+  AnyView value;
+};
+struct ContextText {
   String text;
   const char* c_str() const { return text.size() != 0 ? text.data() : ""; }
 };
-ErrorContext ContextOf(const AnyView& v) {
-  ErrorContext ctx;
+// The context's text, alive to the end of the message's full expression.
+ContextText TextOf(const ErrorContext& ctx) {
+  ContextText t;
   String text;
-  if (!v.is_none() && v.TryAs(&text) == Conversion::kOk) ctx.text = std::move(text);
-  return ctx;
+  if (!ctx.value.is_none() && ctx.value.TryAs(&text) == Conversion::kOk) t.text = std::move(text);
+  return t;
 }
+ErrorContext ContextOf(const AnyView& v) { return ErrorContext{v}; }
 
 // What TVM calls a type key, for the types these checks meet.
 const char* TypeName(const AnyView& v) {
@@ -74,7 +81,7 @@ const char* TypeName(const AnyView& v) {
 // TVM's TypeError for a check whose value is not a `what`.
 Status WrongType(const ErrorContext& ctx, const char* what, const AnyView& got) {
   return RaiseError(ErrorKind::kTypeError,
-                    {ctx.c_str(), " expect a ", what, " but get ", TypeName(got)});
+                    {TextOf(ctx).c_str(), " expect a ", what, " but get ", TypeName(got)});
 }
 
 // The cell of a value already known to hold an Array, borrowed.
@@ -134,15 +141,17 @@ Status CheckShapeCodes(const int64_t* dims, int64_t ndim, PackedArgs args, int32
     FFI_CORE_ASSIGN_OR_RETURN(int64_t reg, args[begin + 2 * i + 1].As<int64_t>());
     if (code == kAssertEqualToImm) {
       if (dims[i] != reg) {
-        return RaiseError(ErrorKind::kRuntimeError, {ctx.c_str(), " match_cast error,  shape[", i,
-                                                     "] mismatch to specified constant."});
+        return RaiseError(ErrorKind::kRuntimeError,
+                          {TextOf(ctx).c_str(), " match_cast error,  shape[", i,
+                           "] mismatch to specified constant."});
       }
     } else if (code == kStoreToHeap && heap != nullptr) {
       heap[reg] = dims[i];
     } else if (code == kAssertEqualToLoad && heap != nullptr) {
       if (dims[i] != heap[reg]) {
-        return RaiseError(ErrorKind::kRuntimeError, {ctx.c_str(), " match_cast error,  shape[", i,
-                                                     "] mismatch to a previous populated value."});
+        return RaiseError(ErrorKind::kRuntimeError,
+                          {TextOf(ctx).c_str(), " match_cast error,  shape[", i,
+                           "] mismatch to a previous populated value."});
       }
     } else if (code != kNoOp) {
       return RaiseError(ErrorKind::kInternalError, {"Unknown match shape code: ", code});
@@ -172,7 +181,8 @@ Status MatchShape(PackedArgs args, Any*) {
     size = static_cast<int64_t>(shape.size());
   }
   if (size != ndim) {
-    return RaiseError(ErrorKind::kRuntimeError, {ctx.c_str(), " match_cast shape size mismatch."});
+    return RaiseError(ErrorKind::kRuntimeError,
+                      {TextOf(ctx).c_str(), " match_cast shape size mismatch."});
   }
   return CheckShapeCodes(dims, ndim, args, 3, HeapOf(args[1]), ctx);
 }
@@ -229,8 +239,8 @@ Status CheckTensorInfo(PackedArgs args, Any*) {
   DLTensor* t = nullptr;
   if (args[0].TryAs(&t) != Conversion::kOk) return WrongType(ctx, "Tensor", args[0]);
   if (ndim != -1 && t->ndim != ndim) {
-    return RaiseError(ErrorKind::kValueError,
-                      {ctx.c_str(), " expect Tensor with ndim ", ndim, " but get ", t->ndim});
+    return RaiseError(ErrorKind::kValueError, {TextOf(ctx).c_str(), " expect Tensor with ndim ",
+                                               ndim, " but get ", t->ndim});
   }
   if (has_dtype) {
     FFI_CORE_ASSIGN_OR_RETURN(DLDataType want, args[2].As<DLDataType>());
@@ -240,7 +250,7 @@ Status CheckTensorInfo(PackedArgs args, Any*) {
       size_t n = 0;
       if (!DataTypeToString(want, want_name, &n).ok()) want_name[0] = '\0';
       if (!DataTypeToString(t->dtype, got_name, &n).ok()) got_name[0] = '\0';
-      return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect Tensor with dtype ",
+      return RaiseError(ErrorKind::kValueError, {TextOf(ctx).c_str(), " expect Tensor with dtype ",
                                                  want_name, " but get ", got_name});
     }
   }
@@ -255,8 +265,9 @@ Status CheckShapeInfo(PackedArgs args, Any*) {
   if (args[0].type_index() != kTVMFFIShape) return WrongType(ctx, "Shape", args[0]);
   const Shape s = args[0].As<Shape>().value();
   if (ndim != -1 && static_cast<int64_t>(s.size()) != ndim) {
-    return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect Shape with ndim ", ndim,
-                                               " but get ", static_cast<long long>(s.size())});
+    return RaiseError(ErrorKind::kValueError,
+                      {TextOf(ctx).c_str(), " expect Shape with ndim ", ndim, " but get ",
+                       static_cast<long long>(s.size())});
   }
   return Status::Ok();
 }
@@ -269,7 +280,7 @@ Status CheckTupleInfo(PackedArgs args, Any*) {
   if (args[0].type_index() != kTVMFFIArray) return WrongType(ctx, "Tuple", args[0]);
   const TVMFFISeqCell* cell = ArrayCellOf(args[0]);
   if (cell->size != size) {
-    return RaiseError(ErrorKind::kValueError, {ctx.c_str(), " expect a Tuple with ", size,
+    return RaiseError(ErrorKind::kValueError, {TextOf(ctx).c_str(), " expect a Tuple with ", size,
                                                " elements,  but get a Tuple with ",
                                                static_cast<long long>(cell->size), " elements."});
   }
@@ -293,7 +304,7 @@ Status CheckPrimValueInfo(PackedArgs args, Any*) {
   if (!ok) {
     return RaiseError(
         ErrorKind::kTypeError,
-        {ctx.c_str(), ", expected a primitive value, but received ", TypeName(args[0])});
+        {TextOf(ctx).c_str(), ", expected a primitive value, but received ", TypeName(args[0])});
   }
   return Status::Ok();
 }
@@ -303,7 +314,8 @@ Status CheckStringInfo(PackedArgs args, Any*) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "check_string_info"));
   const int32_t index = args[0].type_index();
   if (index != kTVMFFIStr && index != kTVMFFISmallStr) {
-    return RaiseError(ErrorKind::kTypeError, {ContextOf(args[1]).c_str(), " expect a string"});
+    return RaiseError(ErrorKind::kTypeError,
+                      {TextOf(ContextOf(args[1])).c_str(), " expect a string"});
   }
   return Status::Ok();
 }
@@ -325,6 +337,10 @@ Any StorageAny(StorageObj* storage) {
   return Any::AdoptRaw(raw);
 }
 
+Status BadStorageSize() {
+  return RaiseError(ErrorKind::kValueError, {"vm.builtin.alloc_storage: bad size"});
+}
+
 // alloc_storage(ctx, size: Shape, device_index, dtype_hint, mem_scope). Inside
 // a VM call (ctx a live state) the storage is kept in the state's pool and
 // handed out again on the next call.
@@ -332,21 +348,23 @@ Status AllocStorage(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 4, "alloc_storage"));
   FFI_CORE_ASSIGN_OR_RETURN(Shape shape, args[1].As<Shape>());
   FFI_CORE_ASSIGN_OR_RETURN(DLDataType hint, args[3].As<DLDataType>());
+  // Each factor and each product within int32, so that nothing overflows
+  // int64 and no division is needed (a 64-bit one is a library call on
+  // these cores); the byte count checked against the address space.
   int64_t numel = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] < 0 || (shape[i] != 0 && numel > INT32_MAX / shape[i])) {
-      return RaiseError(ErrorKind::kValueError, {"vm.builtin.alloc_storage: bad size"});
-    }
+    if (shape[i] < 0 || shape[i] > INT32_MAX) return BadStorageSize();
     numel *= shape[i];
+    if (numel > INT32_MAX) return BadStorageSize();
   }
-  const size_t bytes = DataSize(numel, hint);
-  NoteStorage(bytes);
-  VMStateObj* state = FindLiveState(args[0].raw());
-  if (state != nullptr) {
-    if (StorageObj* kept = PoolTakeStorage(state, bytes)) {
-      *rv = StorageAny(kept);
-      return Status::Ok();
-    }
+  const uint64_t bytes64 = static_cast<uint64_t>(numel) * detail::ElementBytes(hint);
+  constexpr uint64_t kAddressable = SIZE_MAX;
+  if (bytes64 > kAddressable) return BadStorageSize();
+  const size_t bytes = static_cast<size_t>(bytes64);
+  VMStateObj* state = nullptr;
+  if (StorageObj* kept = PoolTakeStorage(args[0].raw(), bytes, &state)) {
+    *rv = StorageAny(kept);
+    return Status::Ok();
   }
   FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<StorageObj> storage, NewStorage(bytes, kStorageAlignment));
   if (state != nullptr) PoolKeepStorage(state, storage.get());

@@ -254,7 +254,6 @@ Expected<ObjectPtr<VMStateObj>> ParseExecutable(ModuleObj* library, const uint8_
 }
 
 void NoteStorage(size_t bytes) {
-  detail::GlobalLockGuard lock;
   ++g_stats.storage_allocations;
   g_stats.storage_bytes += bytes;
 }

@@ -92,15 +92,15 @@ struct VMStateObj {
 // pointer compiled code hands its builtins is used only when it is one.
 void AddLiveState(VMStateObj* state);
 void RemoveLiveState(VMStateObj* state);
-// The state `ctx` (a builtin's context argument) points at, or NULL.
-VMStateObj* FindLiveState(const TVMFFIAny& ctx);
 // Before a call: a pool filled under another allocator is given back first.
 void PoolBeginCall(VMStateObj* state);
 // Gives back all the pool keeps: after a failed call, and when the state goes.
 void PoolRelease(VMStateObj* state);
-// A kept storage of `bytes` that no one else holds, with a reference for the
+// An alloc_storage of `bytes` for `ctx` (the builtin's context argument),
+// counted, under one lock: the live state ctx points at (*state, or NULL)
+// and a kept storage of `bytes` no one else holds, with a reference for the
 // caller, or NULL; and a new storage to keep (while there is room).
-StorageObj* PoolTakeStorage(VMStateObj* state, size_t bytes);
+StorageObj* PoolTakeStorage(const TVMFFIAny& ctx, size_t bytes, VMStateObj** state);
 void PoolKeepStorage(VMStateObj* state, StorageObj* storage);
 // A kept tensor of `storage` at `offset` with this shape and dtype that no
 // one else holds, with a reference for the caller, or NULL; and a new one to
@@ -116,7 +116,8 @@ void PoolKeepRegisters(VMFunctionInfo* info, ObjectPtr<AnyListObj> regs);
 // state whose constants view `data` where they are aligned well enough.
 Expected<ObjectPtr<VMStateObj>> ParseExecutable(ModuleObj* library, const uint8_t* data,
                                                 size_t size);
-// Counts one vm.builtin.alloc_storage of `bytes` (FFICoreTVMGetVMStats).
+// Counts one vm.builtin.alloc_storage of `bytes` (FFICoreTVMGetVMStats); the
+// caller holds the global lock.
 void NoteStorage(size_t bytes);
 // Fills the function pool: closures for the executable's own functions,
 // builtins and globals for the rest. Needs the library's symbols.

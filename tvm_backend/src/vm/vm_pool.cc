@@ -48,6 +48,15 @@ bool OnlyPoolHolds(const VMPool& pool, StorageObj* s) {
   return port::RefStrongCount(&s->header) == holders;
 }
 
+// The state `ctx` points at, or NULL; the caller holds the global lock.
+VMStateObj* FindLiveState(const TVMFFIAny& ctx) {
+  if (ctx.type_index != kTVMFFIOpaquePtr) return nullptr;
+  for (VMStateObj* s = g_live; s != nullptr; s = s->next_live) {
+    if (s == ctx.v_ptr) return s;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 void AddLiveState(VMStateObj* state) {
@@ -64,15 +73,6 @@ void RemoveLiveState(VMStateObj* state) {
       return;
     }
   }
-}
-
-VMStateObj* FindLiveState(const TVMFFIAny& ctx) {
-  if (ctx.type_index != kTVMFFIOpaquePtr) return nullptr;
-  detail::GlobalLockGuard lock;
-  for (VMStateObj* s = g_live; s != nullptr; s = s->next_live) {
-    if (s == ctx.v_ptr) return s;
-  }
-  return nullptr;
 }
 
 void PoolBeginCall(VMStateObj* state) {
@@ -103,10 +103,13 @@ void PoolRelease(VMStateObj* state) {
   }
 }
 
-StorageObj* PoolTakeStorage(VMStateObj* state, size_t bytes) {
-  if (bytes == 0) bytes = 1;  // as NewStorage makes it
+StorageObj* PoolTakeStorage(const TVMFFIAny& ctx, size_t bytes, VMStateObj** state) {
   detail::GlobalLockGuard lock;
-  VMPool& pool = state->pool;
+  NoteStorage(bytes);
+  *state = FindLiveState(ctx);
+  if (*state == nullptr) return nullptr;
+  if (bytes == 0) bytes = 1;  // as NewStorage makes it
+  VMPool& pool = (*state)->pool;
   for (size_t i = 0; i < pool.num_storages; ++i) {
     StorageObj* s = pool.storages[i];
     if (s->size == bytes && OnlyPoolHolds(pool, s)) {
