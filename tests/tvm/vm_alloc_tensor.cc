@@ -1,6 +1,7 @@
 // vm.builtin.alloc_tensor: a tensor inside its storage is made (at its
 // offset, keeping the storage alive), and each way out of the storage or a
-// bad shape is refused with its kind and message, leaking nothing. Host only:
+// bad shape is refused with its kind and message, leaking nothing; so is a
+// storage whose size is negative or beyond int32's elements. Host only:
 // the builtin's code is the same on every board.
 #include <ffi_core/container/shape.h>
 #include <ffi_core/counting_allocator.h>
@@ -36,21 +37,29 @@ ffi_core::Shape ShapeOf(const int64_t* dims, size_t n) {
   return s.ok() ? *s : ffi_core::Shape();
 }
 
+// The raised error has `kind` and a message holding `text`.
+bool RaisedIs(const char* kind, const char* text, const char* what) {
+  ffi_core::Error e = ffi_core::Error::MoveFromRaised();
+  const TVMFFIByteArray k = e ? e.kind() : TVMFFIByteArray{"", 0};
+  const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
+  std::printf("  %s -> %.*s: %.*s\n", what, static_cast<int>(k.size), k.data,
+              static_cast<int>(m.size), m.data);
+  return std::string_view(k.data, k.size) == kind &&
+         std::string_view(m.data, m.size).find(text) != std::string_view::npos;
+}
+
+// alloc_storage of `dims` (int32 elements) is refused as a bad size.
+void StorageRefused(const Function& alloc_storage, const int64_t* dims, size_t n,
+                    const char* what) {
+  auto r = alloc_storage(Any(), ShapeOf(dims, n), int64_t{0}, DLDataType{kDLInt, 32, 1});
+  Check(!r.ok() && RaisedIs("ValueError", "alloc_storage: bad size", what), what);
+}
+
 // alloc_tensor on `storage` is refused with `kind` and a message holding `text`.
 void Refused(const Function& alloc_tensor, const Any& storage, int64_t offset,
              const ffi_core::Shape& shape, const char* kind, const char* text, const char* what) {
   auto r = alloc_tensor(storage, offset, shape, DLDataType{kDLInt, 8, 1});
-  bool ok = !r.ok();
-  if (ok) {
-    ffi_core::Error e = ffi_core::Error::MoveFromRaised();
-    const TVMFFIByteArray k = e ? e.kind() : TVMFFIByteArray{"", 0};
-    const TVMFFIByteArray m = e ? e.message() : TVMFFIByteArray{"", 0};
-    std::printf("  %s -> %.*s: %.*s\n", what, static_cast<int>(k.size), k.data,
-                static_cast<int>(m.size), m.data);
-    ok = std::string_view(k.data, k.size) == kind &&
-         std::string_view(m.data, m.size).find(text) != std::string_view::npos;
-  }
-  Check(ok, what);
+  Check(!r.ok() && RaisedIs(kind, text, what), what);
 }
 
 }  // namespace
@@ -67,6 +76,13 @@ int main() {
         alloc_storage(Any(), ShapeOf(storage_dims, 1), int64_t{0}, DLDataType{kDLInt, 8, 1});
     Check(storage.ok(), "alloc_storage of 100 bytes");
     if (!storage.ok()) return 1;
+
+    const int64_t negative_storage[] = {4, -1};
+    StorageRefused(alloc_storage, negative_storage, 2, "a storage of negative size");
+    const int64_t wide_storage[] = {int64_t{1} << 40, 0};
+    StorageRefused(alloc_storage, wide_storage, 2, "a storage dimension beyond int32");
+    const int64_t many_storage[] = {65536, 65536};
+    StorageRefused(alloc_storage, many_storage, 2, "a storage of 2^32 elements");
 
     const int64_t fits[] = {4, 10};
     auto t = alloc_tensor(*storage, int64_t{60}, ShapeOf(fits, 2), DLDataType{kDLInt, 8, 1});
