@@ -71,6 +71,7 @@ def main():
     depthwise(3, 2, "SAME", (5, 5))  # 13 channels: a block of eight and five
     conv(22, 1, 1, 1, "VALID", (5, 5), low=True)  # 13 inputs, in place, shifts under 33
     depthwise(3, 1, "VALID", (3, 3), "RELU_N1_TO_1", low=True)  # 22: sixteen and six
+    conv(22, 3, 1, 1, "SAME", (3, 3), low=True)  # 198 inputs, 9 pixels, shifts under 33
     conv(20, 1, 2, 1, "VALID", (2, 2))  # 1x1 stride 2: in place, pixel by pixel
     conv(17, 2, 1, 1, "SAME", (2, 2))  # 80 inputs, 17 channels, padded right and below
     rows = b.tensor((4, 17), "int8", "rows", scale=scale,

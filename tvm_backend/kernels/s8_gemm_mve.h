@@ -17,6 +17,16 @@ typedef struct {
   int32_t out_zp, lo, hi;
 } S8Requant;
 
+/* Four sums as one vector: two VMOVs, each of two registers into two
+ * lanes (GCC makes four moves of vsetq_lane). */
+static inline int32x4_t s8_lanes4(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+  int32x4_t v;
+  __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
+          : "=w"(v)
+          : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
+  return v;
+}
+
 /* Rows w, w + n, w + 2n, w + 3n times column x. */
 static inline int32x4_t s8_dot_4x1(const int8_t* w, const int8_t* x, int32_t n) {
   const int8_t* w1 = w + n;
@@ -43,20 +53,14 @@ static inline int32x4_t s8_dot_4x1(const int8_t* w, const int8_t* x, int32_t n) 
     a2 = vmladavaq_s8(a2, vldrbq_z_s8(w2, p), v);
     a3 = vmladavaq_s8(a3, vldrbq_z_s8(w3, p), v);
   }
-  int32x4_t acc = vdupq_n_s32(a0);
-  acc = vsetq_lane_s32(a1, acc, 1);
-  acc = vsetq_lane_s32(a2, acc, 2);
-  return vsetq_lane_s32(a3, acc, 3);
+  return s8_lanes4(a0, a1, a2, a3);
 }
 
 /* Four rows, held in r0..r3 (zero past n), times a column of at most 16
  * inputs, held in x. */
 static inline int32x4_t s8_dot_4x1_held(int8x16_t r0, int8x16_t r1, int8x16_t r2, int8x16_t r3,
                                         int8x16_t x) {
-  int32x4_t acc = vdupq_n_s32(vmladavq_s8(r0, x));
-  acc = vsetq_lane_s32(vmladavq_s8(r1, x), acc, 1);
-  acc = vsetq_lane_s32(vmladavq_s8(r2, x), acc, 2);
-  return vsetq_lane_s32(vmladavq_s8(r3, x), acc, 3);
+  return s8_lanes4(vmladavq_s8(r0, x), vmladavq_s8(r1, x), vmladavq_s8(r2, x), vmladavq_s8(r3, x));
 }
 
 /* Row w times column x. */
