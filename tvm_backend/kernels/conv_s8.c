@@ -70,7 +70,7 @@ static inline void conv_gemm(S8Mode mode, const int8_t* w, const int8_t* x, int3
   } else if (mode == S8_TWICE_FIXED) {
     s8_gemm_twice_fixed(w, x, n, x_step, cols, channels, rq, y);
   } else {
-    s8_gemm_scalar(w, x, n, x_step, cols, channels, rq, y);
+    s8_gemm_twice_left(w, x, n, x_step, cols, channels, rq, y);
   }
 }
 

@@ -14,7 +14,8 @@
  * block sums in two vectors, channels c, c+2, c+4, c+6 and c+1, c+3, c+5,
  * c+7. The requantization is laid out in that order (dw_lane), each
  * channel's bias, mantissa and 31 - shift (s8_requantize4), or read from
- * the table in scalar form where a shift is under 31 (S8_SCALAR); each
+ * the table in scalar form (S8_SCALAR) where a shift is under 31 (s8_mode's
+ * S8_TWICE_LEFT); each
  * form has the pixel's loops to itself (dw_pixels). */
 typedef struct {
   const int32_t *bias, *mantissa, *neg_exponent;
@@ -30,7 +31,7 @@ static inline int32_t dw_lane(int32_t c) { return (c & ~7) | ((c & 1) << 2) | ((
 static inline __attribute__((always_inline)) S8Channels4 dw_channels4(const DwRequant* rq,
                                                                       int32_t c, S8Mode mode) {
   S8Channels4 r = {vldrwq_s32(rq->bias + c), vldrwq_s32(rq->mantissa + c),
-                   vldrwq_s32(rq->neg_exponent + c), vdupq_n_s32(0)};
+                   vldrwq_s32(rq->neg_exponent + c), vdupq_n_s32(0), vdupq_n_s32(0)};
   if (mode == S8_TWICE_FIXED) {
     r.fix = vpselq_s32(vdupq_n_s32(-1), vdupq_n_s32(0), vcmpltq_n_s32(r.shift, 0));
   }

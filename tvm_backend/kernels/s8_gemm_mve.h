@@ -170,7 +170,7 @@ static inline __attribute__((always_inline)) void s8_gemm_column(const int8_t* w
       s8_gemm_by_channels(w, x, n, x_step, cols, channels, rq, mode, y);                           \
     }                                                                                              \
   }
-S8_GEMM_FORM(s8_gemm_scalar, S8_SCALAR)
+S8_GEMM_FORM(s8_gemm_twice_left, S8_TWICE_LEFT)
 S8_GEMM_FORM(s8_gemm_scalar_once, S8_SCALAR_ONCE)
 S8_GEMM_FORM(s8_gemm_twice_fixed, S8_TWICE_FIXED)
 S8_GEMM_FORM(s8_gemm_twice, S8_TWICE)
