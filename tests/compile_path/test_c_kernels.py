@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pytest
 import tvm
+from tvm import te
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "tvm_backend", "python"))
@@ -20,6 +21,7 @@ from ffi_core_tvm import int8_kernels as kernels  # noqa: E402
 from ffi_core_tvm.compile import C_KERNEL_FLAGS, KERNELS_DIR, pass_context  # noqa: E402
 from ffi_core_tvm.fixed_point import quantize_multiplier  # noqa: E402
 from ffi_core_tvm.targets import c_compiler  # noqa: E402
+from ffi_core_tvm.tflite.ops.elementwise import add_sub_value  # noqa: E402
 from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
 
 
@@ -27,7 +29,7 @@ from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
 def library(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("c_kernels") / "kernels.so")
     sources = [os.path.join(KERNELS_DIR, f) for f in ("conv_s8.c", "fully_connected_s8.c",
-                                                          "depthwise_conv_s8.c")]
+                                                          "depthwise_conv_s8.c", "add_s8.c")]
     subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + ["-shared", "-o", path] + sources,
                    check=True)
     return ctypes.CDLL(path)
@@ -178,3 +180,30 @@ def test_depthwise_conv_s8(library, shape, low_shifts):
                                        s.table_offset, n, h, w, ch, oh, ow, kh, kw, stride,
                                        stride, dil, dil, *pad, in_zp, out_zp, *act)
     np.testing.assert_array_equal(y, expected)
+
+
+@pytest.mark.parametrize("shape", [(1, 8, 8, 16), (1, 5, 3, 7), (2, 1, 1, 1), (1, 3, 2)])
+@pytest.mark.parametrize("scales", [(0.05, 0.02, 0.06), (0.02, 0.05, 0.03), (0.04, 0.04, 0.1),
+                                    (0.1, 0.003, 0.2)])
+def test_add_s8(library, shape, scales):
+    """ADD as its lowering computes it with the C kernel's arguments (the
+    multipliers TFLite derives from the scales), either input the larger."""
+    rng = np.random.default_rng(abs(hash((shape, scales, "add"))) % 2**32)
+    s1, s2, so = scales
+    twice_max = 2.0 * max(s1, s2)
+    m1 = quantize_multiplier(s1 / twice_max)
+    m2 = quantize_multiplier(s2 / twice_max)
+    mo = quantize_multiplier(twice_max / ((1 << 20) * so))
+    z1, z2, zo = (int(v) for v in rng.integers(-128, 128, 3))
+    act = _act(rng)
+    f = add_sub_value(1, 20, z1, m1, z2, m2, mo, zo, act)
+    a = te.placeholder(shape, "int8", "a")
+    b = te.placeholder(shape, "int8", "b")
+    y = te.compute(shape, lambda *i: f(a[i].astype("int32"), b[i].astype("int32")).astype("int8"))
+    xa = rng.integers(-128, 128, shape, dtype="int8")
+    xb = rng.integers(-128, 128, shape, dtype="int8")
+    expected = _te(te.create_prim_func([a, b, y]), xa, xb, out=shape)
+    out = np.zeros(shape, "int8")
+    library.ffi_core_add_s8(_ptr(xa), _ptr(xb), _ptr(out), xa.size, z1, *m1, z2, *m2, *mo, zo,
+                            *act)
+    np.testing.assert_array_equal(out, expected)

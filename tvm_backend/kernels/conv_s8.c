@@ -3,8 +3,8 @@
  * bit, as a matrix product (s8_gemm.h) over the inputs under each output
  * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
  * the input's zero point, whose share the bias already cancels. On Helium
- * (MVE) the columns stay int8 (s8_gemm_mve.h), and a 1x1 kernel without
- * padding reads them in place. */
+ * (MVE) the columns stay int8 (s8_gemm_mve.h), four pixels a call, and a
+ * 1x1 kernel without padding reads them in place, an output row a call. */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include "s8_gemm_mve.h"
 #else
@@ -61,6 +61,23 @@ static inline void im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometr
   }
 }
 
+/* Every output of the columns, in the call's requantization form. */
+static inline void conv_gemm(S8Mode mode, const int8_t* w, const int8_t* x, int32_t n,
+                             int32_t x_step, int32_t cols, int32_t channels, const S8Requant* rq,
+                             int8_t* y) {
+  if (mode == S8_TWICE) {
+    s8_gemm_twice(w, x, n, x_step, cols, channels, rq, y);
+  } else if (mode == S8_TWICE_FIXED) {
+    s8_gemm_twice_fixed(w, x, n, x_step, cols, channels, rq, y);
+  } else {
+    s8_gemm_twice_left(w, x, n, x_step, cols, channels, rq, y);
+  }
+}
+
+/* Output pixels gathered a call, so that each block of channels reads its
+ * requantization once for all of them. */
+#define CONV_COLUMNS 4
+
 void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
                       int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
                       int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
@@ -69,37 +86,39 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
                       stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
-  const S8Requant rq = {q, out_zp, lo, hi, s8_shifts_at_least(q, out_c, 31), 0};
+  const S8Requant rq = {q, out_zp, lo, hi};
+  const S8Mode mode = s8_mode(q, out_c, 0);
   const int8_t* w = blob + w_off;
   const int32_t n = k_h * k_w * in_c, pixels = out_h * out_w;
   if (n == in_c && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0) {
     /* A 1x1 kernel's columns: the pixels themselves, in one call. */
-    s8_gemm(w, x, n, n, batch * pixels, out_c, &rq, y);
+    conv_gemm(mode, w, x, n, n, batch * pixels, out_c, &rq, y);
     return;
   }
-  /* A 1x1 kernel without padding reads each column in place; others
-   * gather two pixels' columns a call. */
+  /* A 1x1 kernel without padding reads each output row's columns in
+   * place; others gather CONV_COLUMNS pixels' columns a call. */
   const int in_place = n == in_c && pad_h == 0 && pad_w == 0;
-  int8_t cols[in_place ? 1 : 2 * n];
+  int8_t cols[in_place ? 1 : CONV_COLUMNS * n];
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * in_c;
     int8_t* out = y + b * pixels * out_c;
     int32_t held = 0;
     for (int32_t oh = 0; oh < out_h; ++oh) {
+      if (in_place) {
+        const int8_t* row = image + oh * stride_h * in_w * in_c;
+        conv_gemm(mode, w, row, n, stride_w * in_c, out_w, out_c, &rq, out);
+        out += out_w * out_c;
+        continue;
+      }
       for (int32_t ow = 0; ow < out_w; ++ow, out += out_c) {
-        if (in_place) {
-          const int8_t* column = image + (oh * stride_h * in_w + ow * stride_w) * in_c;
-          s8_gemm(w, column, n, n, 1, out_c, &rq, out);
-          continue;
-        }
         im2col(image, oh, ow, &g, cols + held * n);
-        if (++held == 2) {
-          s8_gemm(w, cols, n, n, 2, out_c, &rq, out - out_c);
+        if (++held == CONV_COLUMNS) {
+          conv_gemm(mode, w, cols, n, n, held, out_c, &rq, out - (held - 1) * out_c);
           held = 0;
         }
       }
     }
-    if (held != 0) s8_gemm(w, cols, n, n, 1, out_c, &rq, out - out_c);
+    if (held != 0) conv_gemm(mode, w, cols, n, n, held, out_c, &rq, out - held * out_c);
   }
 }
 #else

@@ -13,24 +13,28 @@
  * odd int16 lanes (the bytes widened by the load) into int32 lanes, so each
  * block sums in two vectors, channels c, c+2, c+4, c+6 and c+1, c+3, c+5,
  * c+7. The requantization is laid out in that order (dw_lane), each
- * channel's bias, mantissa and 31 - shift (s8_requantize4), or (low) read
- * from the table in scalar form where a shift is under 31. */
+ * channel's bias, mantissa and 31 - shift (s8_requantize4), or read from
+ * the table in scalar form (S8_SCALAR) where a shift is under 31 (s8_mode's
+ * S8_TWICE_LEFT); each
+ * form has the pixel's loops to itself (dw_pixels). */
 typedef struct {
   const int32_t *bias, *mantissa, *neg_exponent;
   const int32_t* q;
-  int32_t out_zp, lo, hi, low;
+  int32_t out_zp, lo, hi;
   int32x4_t out_zps, los, his; /* out_zp, lo, hi in every lane */
 } DwRequant;
 
 /* Where channel c's sum lies among its block's two vectors. */
 static inline int32_t dw_lane(int32_t c) { return (c & ~7) | ((c & 1) << 2) | ((c & 7) >> 1); }
 
-/* Four lanes' requantization from lane c on (twice rounded: no `down`). */
-static inline S8Channels4 dw_channels4(const DwRequant* rq, int32_t c) {
-  const int32x4_t neg_exponent = vldrwq_s32(rq->neg_exponent + c);
-  const S8Channels4 r = {
-      vldrwq_s32(rq->bias + c), vldrwq_s32(rq->mantissa + c), neg_exponent,
-      vpselq_s32(vdupq_n_s32(-1), vdupq_n_s32(0), vcmpltq_n_s32(neg_exponent, 0)), vdupq_n_s32(0)};
+/* Four lanes' requantization from lane c on, for `mode` (twice rounded). */
+static inline __attribute__((always_inline)) S8Channels4 dw_channels4(const DwRequant* rq,
+                                                                      int32_t c, S8Mode mode) {
+  S8Channels4 r = {vldrwq_s32(rq->bias + c), vldrwq_s32(rq->mantissa + c),
+                   vldrwq_s32(rq->neg_exponent + c), vdupq_n_s32(0), vdupq_n_s32(0)};
+  if (mode == S8_TWICE_FIXED) {
+    r.fix = vpselq_s32(vdupq_n_s32(-1), vdupq_n_s32(0), vcmpltq_n_s32(r.shift, 0));
+  }
   return r;
 }
 
@@ -38,8 +42,9 @@ static inline S8Channels4 dw_channels4(const DwRequant* rq, int32_t c) {
  * p keeps). */
 static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int32x4_t odd,
                                                             int32_t c, const DwRequant* rq,
-                                                            mve_pred16_t p, int8_t* out) {
-  if (rq->low) {
+                                                            S8Mode mode, mve_pred16_t p,
+                                                            int8_t* out) {
+  if (mode == S8_SCALAR) {
     int32_t sums[8];
     vstrwq_s32(sums, even);
     vstrwq_s32(sums + 4, odd);
@@ -49,19 +54,21 @@ static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int3
     }
     return;
   }
-  const S8Channels4 e = dw_channels4(rq, c);
-  const S8Channels4 o = dw_channels4(rq, c + 4);
+  const S8Channels4 e = dw_channels4(rq, c, mode);
+  const S8Channels4 o = dw_channels4(rq, c + 4, mode);
   /* VMOVNB and VMOVNT fill the even and the odd lanes: every one. */
-  int16x8_t v =
-      vmovnbq_s32(vuninitializedq_s16(), s8_requantize4(even, &e, rq->out_zps, rq->los, rq->his));
-  v = vmovntq_s32(v, s8_requantize4(odd, &o, rq->out_zps, rq->los, rq->his));
+  int16x8_t v = vmovnbq_s32(vuninitializedq_s16(), s8_clamp_out4(s8_requantize4(even, &e, mode),
+                                                                 rq->out_zps, rq->los, rq->his));
+  v = vmovntq_s32(v, s8_clamp_out4(s8_requantize4(odd, &o, mode), rq->out_zps, rq->los, rq->his));
   vstrbq_p_s16(out + c, v, p);
 }
 
 /* One output pixel's channels: sixteen at a time, then eight, the last
  * few under a tail predicate. */
-static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t* w, int32_t ch,
-                            const DwRequant* rq, int8_t* out) {
+static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* at, int32_t taps,
+                                                           const int8_t* w, int32_t ch,
+                                                           const DwRequant* rq, S8Mode mode,
+                                                           int8_t* out) {
   int32_t c = 0;
   const mve_pred16_t all = vctp16q(8);
   for (; c + 16 <= ch; c += 16) {
@@ -77,8 +84,8 @@ static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t*
       e1 = vaddq_s32(e1, vmullbq_int_s16(x1, w1));
       o1 = vaddq_s32(o1, vmulltq_int_s16(x1, w1));
     }
-    dw_store8(e0, o0, c, rq, all, out);
-    dw_store8(e1, o1, c + 8, rq, all, out);
+    dw_store8(e0, o0, c, rq, mode, all, out);
+    dw_store8(e1, o1, c + 8, rq, mode, all, out);
   }
   for (; c + 8 <= ch; c += 8) {
     int32x4_t e = vdupq_n_s32(0), o = e;
@@ -88,7 +95,7 @@ static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t*
       e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
       o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
     }
-    dw_store8(e, o, c, rq, all, out);
+    dw_store8(e, o, c, rq, mode, all, out);
   }
   if (c < ch) {
     const mve_pred16_t p = vctp16q((uint32_t)(ch - c));
@@ -99,8 +106,27 @@ static inline void dw_pixel(const int8_t* const* at, int32_t taps, const int8_t*
       e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
       o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
     }
-    dw_store8(e, o, c, rq, p, out);
+    dw_store8(e, o, c, rq, mode, p, out);
   }
+}
+
+/* dw_pixel in each requantization form. */
+static __attribute__((noinline)) void dw_pixel_twice(const int8_t* const* at, int32_t taps,
+                                                     const int8_t* w, int32_t ch,
+                                                     const DwRequant* rq, int8_t* out) {
+  dw_pixel(at, taps, w, ch, rq, S8_TWICE, out);
+}
+
+static __attribute__((noinline)) void dw_pixel_twice_fixed(const int8_t* const* at, int32_t taps,
+                                                           const int8_t* w, int32_t ch,
+                                                           const DwRequant* rq, int8_t* out) {
+  dw_pixel(at, taps, w, ch, rq, S8_TWICE_FIXED, out);
+}
+
+static __attribute__((noinline)) void dw_pixel_scalar(const int8_t* const* at, int32_t taps,
+                                                      const int8_t* w, int32_t ch,
+                                                      const DwRequant* rq, int8_t* out) {
+  dw_pixel(at, taps, w, ch, rq, S8_SCALAR, out);
 }
 #elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 /* Four channels' sums over the taps: *sums += x[tap][c..c+3] * w[tap][c..c+3]. */
@@ -188,10 +214,10 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
                         out_zp,
                         lo,
                         hi,
-                        !s8_shifts_at_least(q, ch, 31),
                         vdupq_n_s32(out_zp),
                         vdupq_n_s32(lo),
                         vdupq_n_s32(hi)};
+  const S8Mode mode = s8_mode(q, ch, 0);
   for (int32_t c = 0; c < blocks; ++c) {
     const int32_t* qc = q + 3 * (c < ch ? c : 0);
     bias[dw_lane(c)] = qc[0];
@@ -226,7 +252,13 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
         }
         int8_t* out = y + ((b * out_h + oh) * out_w + ow) * ch;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
-        dw_pixel(at, taps, w, ch, &rq, out);
+        if (mode == S8_TWICE) {
+          dw_pixel_twice(at, taps, w, ch, &rq, out);
+        } else if (mode == S8_TWICE_FIXED) {
+          dw_pixel_twice_fixed(at, taps, w, ch, &rq, out);
+        } else {
+          dw_pixel_scalar(at, taps, w, ch, &rq, out);
+        }
 #else
         int32_t c = 0;
         for (; c + 4 <= ch; c += 4) {

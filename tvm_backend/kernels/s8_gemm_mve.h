@@ -4,7 +4,9 @@
  * them to a scalar sum, so the inputs need no widening; the last n % 16
  * load with a tail predicate (the lanes past n read as zero). Four sums,
  * four even registers (VMLADAVA's accumulator must be one), requantized as
- * a vector. */
+ * a vector. A call's requantization takes one form for all its channels
+ * (S8Mode), each form a copy of the loops of its own, so that no output
+ * tests which. */
 #ifndef FFI_CORE_KERNELS_S8_GEMM_MVE_H_
 #define FFI_CORE_KERNELS_S8_GEMM_MVE_H_
 
@@ -13,9 +15,17 @@
 typedef struct {
   const int32_t* q; /* per channel: bias (input zero point folded), mantissa, shift */
   int32_t out_zp, lo, hi;
-  int vector; /* every shift high enough for the vector form (s8_requantize4 or _once) */
-  int once;   /* FULLY_CONNECTED's reference rounds once */
 } S8Requant;
+
+/* Four sums as one vector: two VMOVs, each of two registers into two
+ * lanes (GCC makes four moves of vsetq_lane). */
+static inline int32x4_t s8_lanes4(int32_t a0, int32_t a1, int32_t a2, int32_t a3) {
+  int32x4_t v;
+  __asm__("vmov %q0[2], %q0[0], %1, %3\n\tvmov %q0[3], %q0[1], %2, %4"
+          : "=w"(v)
+          : "r"(a0), "r"(a1), "r"(a2), "r"(a3));
+  return v;
+}
 
 /* Rows w, w + n, w + 2n, w + 3n times column x. */
 static inline int32x4_t s8_dot_4x1(const int8_t* w, const int8_t* x, int32_t n) {
@@ -43,19 +53,14 @@ static inline int32x4_t s8_dot_4x1(const int8_t* w, const int8_t* x, int32_t n) 
     a2 = vmladavaq_s8(a2, vldrbq_z_s8(w2, p), v);
     a3 = vmladavaq_s8(a3, vldrbq_z_s8(w3, p), v);
   }
-  int32x4_t acc = vdupq_n_s32(a0);
-  acc = vsetq_lane_s32(a1, acc, 1);
-  acc = vsetq_lane_s32(a2, acc, 2);
-  return vsetq_lane_s32(a3, acc, 3);
+  return s8_lanes4(a0, a1, a2, a3);
 }
 
-/* Rows w, w + n, w + 2n, w + 3n times a column of at most 16 inputs, held
- * in x (zero past n; p keeps the first n lanes). */
-static inline int32x4_t s8_dot_4x1_short(const int8_t* w, int8x16_t x, int32_t n, mve_pred16_t p) {
-  int32x4_t acc = vdupq_n_s32(vmladavq_s8(vldrbq_z_s8(w, p), x));
-  acc = vsetq_lane_s32(vmladavq_s8(vldrbq_z_s8(w + n, p), x), acc, 1);
-  acc = vsetq_lane_s32(vmladavq_s8(vldrbq_z_s8(w + 2 * n, p), x), acc, 2);
-  return vsetq_lane_s32(vmladavq_s8(vldrbq_z_s8(w + 3 * n, p), x), acc, 3);
+/* Four rows, held in r0..r3 (zero past n), times a column of at most 16
+ * inputs, held in x. */
+static inline int32x4_t s8_dot_4x1_held(int8x16_t r0, int8x16_t r1, int8x16_t r2, int8x16_t r3,
+                                        int8x16_t x) {
+  return s8_lanes4(vmladavq_s8(r0, x), vmladavq_s8(r1, x), vmladavq_s8(r2, x), vmladavq_s8(r3, x));
 }
 
 /* Row w times column x. */
@@ -68,54 +73,58 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int8_t* x, int32_t n) {
   return a;
 }
 
-static inline int8_t s8_output(int32_t acc, const int32_t* q, const S8Requant* rq) {
+static inline __attribute__((always_inline)) int8_t s8_output(int32_t acc, const int32_t* q,
+                                                              const S8Requant* rq, S8Mode mode) {
   const S8Channel c = s8_channel(q);
-  return rq->once ? s8_requantize_once(acc, &c, rq->out_zp, rq->lo, rq->hi)
-                  : s8_requantize(acc, &c, rq->out_zp, rq->lo, rq->hi);
+  return mode == S8_SCALAR_ONCE ? s8_requantize_once(acc, &c, rq->out_zp, rq->lo, rq->hi)
+                                : s8_requantize(acc, &c, rq->out_zp, rq->lo, rq->hi);
 }
 
-/* Four channels' sums from ch on (requantization c where rq->vector),
- * requantized, stored. */
-static inline void s8_store4(int32x4_t acc, int32_t ch, const S8Channels4* c, const S8Requant* rq,
-                             int32x4_t out_zp, int32x4_t lo, int32x4_t hi, int8_t* y) {
-  if (rq->vector) {
-    vstrbq_s32(y + ch, rq->once ? s8_requantize4_once(acc, c, out_zp, lo, hi)
-                                : s8_requantize4(acc, c, out_zp, lo, hi));
-  } else {
+/* Four channels' sums from ch on (requantization c unless the mode is
+ * scalar), requantized, stored. */
+static inline __attribute__((always_inline)) void s8_store4(int32x4_t acc, int32_t ch,
+                                                            const S8Channels4* c,
+                                                            const S8Requant* rq, S8Mode mode,
+                                                            int32x4_t out_zp, int32x4_t lo,
+                                                            int32x4_t hi, int8_t* y) {
+  if (mode == S8_SCALAR || mode == S8_SCALAR_ONCE) {
     const int32_t* q = rq->q + ch * 3;
-    y[ch] = s8_output(vgetq_lane_s32(acc, 0), q, rq);
-    y[ch + 1] = s8_output(vgetq_lane_s32(acc, 1), q + 3, rq);
-    y[ch + 2] = s8_output(vgetq_lane_s32(acc, 2), q + 6, rq);
-    y[ch + 3] = s8_output(vgetq_lane_s32(acc, 3), q + 9, rq);
+    y[ch] = s8_output(vgetq_lane_s32(acc, 0), q, rq, mode);
+    y[ch + 1] = s8_output(vgetq_lane_s32(acc, 1), q + 3, rq, mode);
+    y[ch + 2] = s8_output(vgetq_lane_s32(acc, 2), q + 6, rq, mode);
+    y[ch + 3] = s8_output(vgetq_lane_s32(acc, 3), q + 9, rq, mode);
+  } else {
+    vstrbq_s32(y + ch, s8_clamp_out4(s8_requantize4(acc, c, mode), out_zp, lo, hi));
   }
 }
 
 /* Every channel's output for `cols` columns, x_step inputs apart from x
  * on, into rows of y `channels` apart: four channels at a time over every
  * column, their requantization read once; a column of at most 16 inputs
- * in one load. */
-static __attribute__((noinline)) void s8_gemm_by_channels(const int8_t* w, const int8_t* x,
-                                                          int32_t n, int32_t x_step, int32_t cols,
-                                                          int32_t channels,
-                                                          const S8Requant* requant, int8_t* y) {
+ * in one load, against the block's rows held in registers. */
+static inline __attribute__((always_inline)) void s8_gemm_by_channels(
+    const int8_t* w, const int8_t* x, int32_t n, int32_t x_step, int32_t cols, int32_t channels,
+    const S8Requant* requant, S8Mode mode, int8_t* y) {
   const S8Requant rq = *requant;
   const int32x4_t out_zp = vdupq_n_s32(rq.out_zp), lo = vdupq_n_s32(rq.lo);
   const int32x4_t hi = vdupq_n_s32(rq.hi);
   const mve_pred16_t p = vctp8q((uint32_t)n);
   int32_t ch = 0;
   for (; ch + 4 <= channels; ch += 4) {
-    const S8Channels4 c = s8_channels4(rq.q + ch * 3);
+    const S8Channels4 c = s8_channels4(rq.q + ch * 3, mode);
     const int8_t* row = w + ch * n;
     const int8_t* column = x;
     int8_t* out = y;
     if (n <= 16) {
+      const int8x16_t r0 = vldrbq_z_s8(row, p), r1 = vldrbq_z_s8(row + n, p);
+      const int8x16_t r2 = vldrbq_z_s8(row + 2 * n, p), r3 = vldrbq_z_s8(row + 3 * n, p);
       for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
-        const int32x4_t acc = s8_dot_4x1_short(row, vldrbq_z_s8(column, p), n, p);
-        s8_store4(acc, ch, &c, &rq, out_zp, lo, hi, out);
+        const int32x4_t acc = s8_dot_4x1_held(r0, r1, r2, r3, vldrbq_z_s8(column, p));
+        s8_store4(acc, ch, &c, &rq, mode, out_zp, lo, hi, out);
       }
     } else {
       for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
-        s8_store4(s8_dot_4x1(row, column, n), ch, &c, &rq, out_zp, lo, hi, out);
+        s8_store4(s8_dot_4x1(row, column, n), ch, &c, &rq, mode, out_zp, lo, hi, out);
       }
     }
   }
@@ -123,51 +132,49 @@ static __attribute__((noinline)) void s8_gemm_by_channels(const int8_t* w, const
     const int8_t* column = x;
     int8_t* out = y;
     for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
-      out[ch] = s8_output(s8_dot_1x1(w + ch * n, column, n), rq.q + ch * 3, &rq);
+      out[ch] = s8_output(s8_dot_1x1(w + ch * n, column, n), rq.q + ch * 3, &rq, mode);
     }
   }
 }
 
-/* The same, a column at a time: for one or two columns, where holding a
- * block's requantization across the columns costs the dot product its
- * registers. */
-static __attribute__((noinline)) void s8_gemm_by_columns(const int8_t* w, const int8_t* x,
-                                                         int32_t n, int32_t x_step, int32_t cols,
-                                                         int32_t channels, const S8Requant* requant,
-                                                         int8_t* y) {
+/* The same for one column: four channels a time, each block's
+ * requantization read beside its sums. */
+static inline __attribute__((always_inline)) void s8_gemm_column(const int8_t* w, const int8_t* x,
+                                                                 int32_t n, int32_t channels,
+                                                                 const S8Requant* requant,
+                                                                 S8Mode mode, int8_t* y) {
   const S8Requant rq = *requant;
   const int32x4_t out_zp = vdupq_n_s32(rq.out_zp), lo = vdupq_n_s32(rq.lo);
   const int32x4_t hi = vdupq_n_s32(rq.hi);
-  const mve_pred16_t p = vctp8q((uint32_t)n);
-  for (; cols != 0; --cols, x += x_step, y += channels) {
-    int32_t ch = 0;
-    if (n <= 16) {
-      const int8x16_t column = vldrbq_z_s8(x, p);
-      for (; ch + 4 <= channels; ch += 4) {
-        const int32x4_t acc = s8_dot_4x1_short(w + ch * n, column, n, p);
-        const S8Channels4 c = s8_channels4(rq.q + ch * 3);
-        s8_store4(acc, ch, &c, &rq, out_zp, lo, hi, y);
-      }
-    } else {
-      for (; ch + 4 <= channels; ch += 4) {
-        const int32x4_t acc = s8_dot_4x1(w + ch * n, x, n);
-        const S8Channels4 c = s8_channels4(rq.q + ch * 3);
-        s8_store4(acc, ch, &c, &rq, out_zp, lo, hi, y);
-      }
-    }
-    for (; ch < channels; ++ch) {
-      y[ch] = s8_output(s8_dot_1x1(w + ch * n, x, n), rq.q + ch * 3, &rq);
-    }
+  int32_t ch = 0;
+  for (; ch + 4 <= channels; ch += 4) {
+    const int32x4_t acc = s8_dot_4x1(w + ch * n, x, n);
+    const S8Channels4 c = s8_channels4(rq.q + ch * 3, mode);
+    s8_store4(acc, ch, &c, &rq, mode, out_zp, lo, hi, y);
+  }
+  for (; ch < channels; ++ch) {
+    y[ch] = s8_output(s8_dot_1x1(w + ch * n, x, n), rq.q + ch * 3, &rq, mode);
   }
 }
 
-static inline void s8_gemm(const int8_t* w, const int8_t* x, int32_t n, int32_t x_step,
-                           int32_t cols, int32_t channels, const S8Requant* rq, int8_t* y) {
-  if (cols > 2) {
-    s8_gemm_by_channels(w, x, n, x_step, cols, channels, rq, y);
-  } else {
-    s8_gemm_by_columns(w, x, n, x_step, cols, channels, rq, y);
+/* The matrix product for each requantization form (the caller picks it
+ * with s8_mode): one column alone, or several, each block's requantization
+ * held across them. */
+#define S8_GEMM_FORM(name, mode)                                                                   \
+  static __attribute__((noinline, unused)) void name(                                              \
+      const int8_t* w, const int8_t* x, int32_t n, int32_t x_step, int32_t cols, int32_t channels, \
+      const S8Requant* rq, int8_t* y) {                                                            \
+    if (cols == 1) {                                                                               \
+      s8_gemm_column(w, x, n, channels, rq, mode, y);                                              \
+    } else {                                                                                       \
+      s8_gemm_by_channels(w, x, n, x_step, cols, channels, rq, mode, y);                           \
+    }                                                                                              \
   }
-}
+S8_GEMM_FORM(s8_gemm_twice_left, S8_TWICE_LEFT)
+S8_GEMM_FORM(s8_gemm_scalar_once, S8_SCALAR_ONCE)
+S8_GEMM_FORM(s8_gemm_twice_fixed, S8_TWICE_FIXED)
+S8_GEMM_FORM(s8_gemm_twice, S8_TWICE)
+S8_GEMM_FORM(s8_gemm_once, S8_ONCE)
+#undef S8_GEMM_FORM
 
 #endif

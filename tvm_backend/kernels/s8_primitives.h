@@ -132,27 +132,43 @@ static inline int8_t s8_requantize_once(int32_t acc, const S8Channel* c, int32_t
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include <arm_mve.h>
 
-/* Helium (MVE): four channels' requantization in one vector each. Twice
- * rounded (s8_requantize4), where every shift is 31 or more (no left
+/* Helium (MVE): four channels' requantization in one vector each, in the
+ * form a call's whole table allows (s8_mode), so that no output tests it.
+ * Twice rounded (s8_requantize4), where every shift is 31 or more (no left
  * shift): VQRDMULH is the doubling high half rounded, (x * m + 2^30) >> 31,
  * and VRSHL's rounding right shift by the exponent rounds half up, so a
- * negative value first takes one off (`fix`, where the exponent is not 0):
- * half away from zero, as s8_requantize. Once rounded (s8_requantize4_once),
- * where every shift is 33 or more: VMULH's high word, truncated, and
- * VRSHL by shift - 32 adds the same 2^(shift-33) first. */
+ * negative value first takes one off: half away from zero, as
+ * s8_requantize. Where some exponent is 0 (S8_TWICE_FIXED) that one is
+ * masked per channel (`fix`); where none is (S8_TWICE), every negative
+ * value takes it. Once rounded (S8_ONCE), where every shift is 33 or more:
+ * VMULH's high word, truncated, and VRSHL by shift - 32 adds the same
+ * 2^(shift-33) first. Where some shift is under 31 (S8_TWICE_LEFT), VSHL
+ * first shifts those channels' values left by 31 - shift, wrapping as the
+ * scalar form, and their exponent is 0. Otherwise (S8_SCALAR,
+ * S8_SCALAR_ONCE) one output at a time, s8_requantize or
+ * s8_requantize_once. */
+typedef enum { S8_SCALAR, S8_SCALAR_ONCE, S8_TWICE_LEFT, S8_TWICE_FIXED, S8_TWICE, S8_ONCE } S8Mode;
+
 typedef struct {
-  int32x4_t bias, mantissa, neg_exponent, fix, down;
+  int32x4_t bias, mantissa, shift, fix; /* shift: VRSHL's, negative to the right */
+  int32x4_t left;                       /* S8_TWICE_LEFT's */
 } S8Channels4;
 
-/* Channels q, q + 3, q + 6, q + 9 of a requantization table. */
-static inline S8Channels4 s8_channels4(const int32_t* q) {
+/* Channels q, q + 3, q + 6, q + 9 of a requantization table, for `mode`. */
+static inline __attribute__((always_inline)) S8Channels4 s8_channels4(const int32_t* q,
+                                                                      S8Mode mode) {
   const uint32x4_t rows = vmulq_n_u32(vidupq_n_u32(0, 1), 3);
   const int32x4_t shift = vldrwq_gather_shifted_offset_s32(q + 2, rows);
-  const int32x4_t neg_exponent = vsubq_s32(vdupq_n_s32(31), shift);
-  S8Channels4 c = {vldrwq_gather_shifted_offset_s32(q, rows),
-                   vldrwq_gather_shifted_offset_s32(q + 1, rows), neg_exponent,
-                   vpselq_s32(vdupq_n_s32(-1), vdupq_n_s32(0), vcmpltq_n_s32(neg_exponent, 0)),
-                   vsubq_s32(vdupq_n_s32(32), shift)};
+  S8Channels4 c = {
+      vldrwq_gather_shifted_offset_s32(q, rows), vldrwq_gather_shifted_offset_s32(q + 1, rows),
+      vsubq_s32(vdupq_n_s32(mode == S8_ONCE ? 32 : 31), shift), vdupq_n_s32(0), vdupq_n_s32(0)};
+  if (mode == S8_TWICE_LEFT) {
+    c.left = vmaxq_s32(c.shift, vdupq_n_s32(0));
+    c.shift = vminq_s32(c.shift, vdupq_n_s32(0));
+  }
+  if (mode == S8_TWICE_FIXED || mode == S8_TWICE_LEFT) {
+    c.fix = vpselq_s32(vdupq_n_s32(-1), vdupq_n_s32(0), vcmpltq_n_s32(c.shift, 0));
+  }
   return c;
 }
 
@@ -160,33 +176,35 @@ static inline int32x4_t s8_clamp_out4(int32x4_t v, int32x4_t out_zp, int32x4_t l
   return vminq_s32(vmaxq_s32(vaddq_s32(v, out_zp), lo), hi);
 }
 
-/* Four outputs: acc requantized, plus the output zero point, clamped to
- * [lo, hi] (each a vector of one value, made once by the caller). */
-static inline int32x4_t s8_requantize4(int32x4_t acc, const S8Channels4* c, int32x4_t out_zp,
-                                       int32x4_t lo, int32x4_t hi) {
-  int32x4_t high = vqrdmulhq_s32(vaddq_s32(acc, c->bias), c->mantissa);
-  high = vqaddq_s32(high, vandq_s32(vshrq_n_s32(high, 31), c->fix));
-  return s8_clamp_out4(vrshlq_s32(high, c->neg_exponent), out_zp, lo, hi);
+/* Four sums requantized in a vector form of `mode` (S8_TWICE_LEFT,
+ * S8_TWICE_FIXED, S8_TWICE or S8_ONCE), before the output zero point and
+ * the clamp. */
+static inline __attribute__((always_inline)) int32x4_t s8_requantize4(int32x4_t acc,
+                                                                      const S8Channels4* c,
+                                                                      S8Mode mode) {
+  int32x4_t x = vaddq_s32(acc, c->bias);
+  if (mode == S8_ONCE) return vrshlq_s32(vmulhq_s32(x, c->mantissa), c->shift);
+  if (mode == S8_TWICE_LEFT) x = vshlq_s32(x, c->left);
+  int32x4_t high = vqrdmulhq_s32(x, c->mantissa);
+  const int32x4_t sign = vshrq_n_s32(high, 31);
+  high = vqaddq_s32(high, mode == S8_TWICE ? sign : vandq_s32(sign, c->fix));
+  return vrshlq_s32(high, c->shift);
 }
 
-static inline int32x4_t s8_requantize4_once(int32x4_t acc, const S8Channels4* c, int32x4_t out_zp,
-                                            int32x4_t lo, int32x4_t hi) {
-  const int32x4_t v = vrshlq_s32(vmulhq_s32(vaddq_s32(acc, c->bias), c->mantissa), c->down);
-  return s8_clamp_out4(v, out_zp, lo, hi);
-}
-
-/* Whether every one of a table's channels has a shift of `least` or more:
- * four channels' shifts a gather. */
-static inline int s8_shifts_at_least(const int32_t* q, int32_t channels, int32_t least) {
+/* The requantization form for a table of `channels` channels: vector
+ * rounding twice, and rounding once where every shift is 33 or more; four
+ * channels' shifts a gather. */
+static inline S8Mode s8_mode(const int32_t* q, int32_t channels, int once) {
   const uint32x4_t rows = vmulq_n_u32(vidupq_n_u32(0, 1), 3);
-  int32x4_t shifts = vdupq_n_s32(least);
+  int32x4_t shifts = vdupq_n_s32(63);
   int32_t c = 0;
   for (; c + 4 <= channels; c += 4) {
     shifts = vminq_s32(shifts, vldrwq_gather_shifted_offset_s32(q + 3 * c + 2, rows));
   }
-  int32_t low = vminvq_s32(least, shifts);
+  int32_t low = vminvq_s32(63, shifts);
   for (; c < channels; ++c) low = q[3 * c + 2] < low ? q[3 * c + 2] : low;
-  return low >= least;
+  if (once) return low >= 33 ? S8_ONCE : S8_SCALAR_ONCE;
+  return low >= 32 ? S8_TWICE : low == 31 ? S8_TWICE_FIXED : S8_TWICE_LEFT;
 }
 #endif
 

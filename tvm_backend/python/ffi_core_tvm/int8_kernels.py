@@ -132,19 +132,38 @@ def conv2d(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp
     return _requantized_nhwc(x, s, out_shape, acc_f, out_zp, act)
 
 
-def _extern(symbol, x, s, out_shape, *args):
+def _call_c(symbol, inputs, out_shape, args):
     """A kernel that calls the C micro-kernel `symbol`, ffi_core_<stem> of
-    tvm_backend/kernels/<stem>.c, with the input, the weight blob and the
-    output, then `args`, compile-time ints. The PrimFunc's attribute
-    ffi_core_c_kernel names the file for compile.py, which links it in."""
+    tvm_backend/kernels/<stem>.c, with the inputs and the output, then
+    `args`, compile-time ints. The PrimFunc's attribute ffi_core_c_kernel
+    names the file for compile.py, which links it in."""
     def body(ins, outs):
-        ptrs = [ins[0].access_ptr("r"), ins[1].access_ptr("r"), outs[0].access_ptr("w")]
+        ptrs = [t.access_ptr("r") for t in ins] + [outs[0].access_ptr("w")]
         return tir.Evaluate(tir.call_extern("int32", symbol, *ptrs,
                                             *[tir.const(int(a), "int32") for a in args]))
 
-    y = te.extern(out_shape, [x, s.blob], body, name="y", dtype="int8")
-    return _prim_func([x, s.blob, y]).with_attr("ffi_core_c_kernel",
-                                                symbol[len("ffi_core_"):])
+    y = te.extern(out_shape, list(inputs), body, name="y", dtype="int8")
+    return _prim_func(list(inputs) + [y]).with_attr("ffi_core_c_kernel",
+                                                    symbol[len("ffi_core_"):])
+
+
+def _extern(symbol, x, s, out_shape, *args):
+    """_call_c of the input and the weight blob."""
+    return _call_c(symbol, [x, s.blob], out_shape, args)
+
+
+def add_c(shape, a_zp, a_multiplier, b_zp, b_multiplier, out_multiplier, out_zp, act):
+    """ADD of two int8 tensors of `shape` (tflite/ops/elementwise.py's
+    arithmetic) from the C micro-kernel ffi_core_add_s8 (add_s8.c): the
+    zero points, the multipliers as (mantissa, right shift), the clamp."""
+    a = te.placeholder(shape, "int8", "a")
+    b = te.placeholder(shape, "int8", "b")
+    size = 1
+    for n in shape:
+        size *= int(n)
+    return _call_c("ffi_core_add_s8", [a, b], shape,
+                   [size, a_zp, *a_multiplier, b_zp, *b_multiplier, *out_multiplier, out_zp,
+                    *act])
 
 
 def conv2d_c(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):

@@ -43,6 +43,17 @@ def has_c_kernels(cpu):
     return cpu in ("cortex-m3", "cortex-m4f", "cortex-m7", "cortex-m33", "cortex-m55")
 
 
+def c_kernel_ops(cpu):
+    """The operators whose int8 kernels call the C micro-kernels on cpu:
+    CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED where has_c_kernels, and
+    on the M55 ADD as well (add_s8.c's Helium form: ResNet-8's three ADDs
+    took about 0.41 M of its instructions as TE kernels)."""
+    ops = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"} if has_c_kernels(cpu) else set()
+    if cpu == "cortex-m55":
+        ops.add("ADD")
+    return frozenset(ops)
+
+
 def c_kernel_flags(cpu):
     """The C micro-kernels' flags for cpu beyond compile.C_KERNEL_FLAGS: on
     the M55, GCC's second scheduling pass, which sets MVE loads beside MVE

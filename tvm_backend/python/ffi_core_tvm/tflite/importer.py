@@ -34,7 +34,7 @@ class Importer:
     """The context a lowering works in: tensors' relax values, kernels, the
     weight blob, emitted calls."""
 
-    def __init__(self, model, blob=None, c_kernels=False):
+    def __init__(self, model, blob=None, c_kernels=frozenset()):
         self.model = model
         self.c_kernels = c_kernels
         self.bb = relax.BlockBuilder()
@@ -203,7 +203,7 @@ def _ident(name):
     return s if s and not s[0].isdigit() else "x_" + s
 
 
-def from_tflite(buf, c_kernels=False):
+def from_tflite(buf, c_kernels=frozenset()):
     """(Relax IRModule, input tensors, output tensors) of a TFLite model.
 
     Each tensor has name, shape, dtype, scale and zero_point (model.Tensor).
@@ -214,8 +214,9 @@ def from_tflite(buf, c_kernels=False):
     returns each after the model's outputs (the same tensors); those have
     is_variable set. The module's kernel `reset`, given the states, fills
     each with its zero point.
-    `c_kernels`: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED call the C
-    micro-kernels (targets.has_c_kernels), whose results are the same.
+    `c_kernels`: the operators whose kernels call the C micro-kernels
+    (targets.c_kernel_ops: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+    ADD), whose results are the same.
     Raises UnsupportedModel naming what it does not
     take: an operator with its index, a type, an option, or a malformed file.
     """

@@ -32,11 +32,11 @@ def _conv(ctx, op, depthwise):
     s = ctx.constants(w.data, q)
     key = ("dwconv" if depthwise else "conv", s.weights_offset)
     args = (s, x.shape, w.shape, out.shape, stride, dilation, pad, in_zp, out_zp, act)
-    if depthwise and ctx.c_kernels and w.shape[3] == x.shape[3]:
+    if depthwise and "DEPTHWISE_CONV_2D" in ctx.c_kernels and w.shape[3] == x.shape[3]:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d_c(*args))
     elif depthwise:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d(*args))
-    elif ctx.c_kernels:
+    elif "CONV_2D" in ctx.c_kernels:
         gv = ctx.kernel(key, lambda: kernels.conv2d_c(*args))
     else:
         gv = ctx.kernel(key, lambda: kernels.conv2d(*args))

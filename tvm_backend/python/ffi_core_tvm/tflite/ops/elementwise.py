@@ -12,7 +12,7 @@ from tflite.SubOptions import SubOptions
 from tvm import te
 from tvm import tirx as tir
 
-from ... import weight_blob
+from ... import int8_kernels, weight_blob
 from ...fixed_point import multiply_double_rounding, quantize_multiplier
 from ..model import UnsupportedModel
 from ..quant import activation_range
@@ -117,6 +117,23 @@ def _int16_zero_points(op, tensors):
         raise UnsupportedModel(f"{op}: int16 tensors with a zero point")
 
 
+def add_sub_value(sign, left_shift, z1, m1, z2, m2, mo, zo, act):
+    """f(x, y): ADD's (sign 1) or SUB's (-1) output of int32 inputs x, y, as
+    TFLite's reference kernel computes it: the zero points, the inputs'
+    headroom `left_shift`, the multipliers (mantissa, right shift), the
+    clamp."""
+    def scaled(v, zp, m):
+        return _scale((v - zp) << left_shift, m)
+
+    def f(x, y):
+        if sign > 0:
+            s = scaled(x, z1, m1) + scaled(y, z2, m2)
+        else:
+            s = scaled(x, z1, m1) - scaled(y, z2, m2)
+        return _clamp(_scale(s, mo) + zo, *act)
+    return f
+
+
 def _add_sub(ctx, op, sign):
     a, b = op.inputs
     out = op.outputs[0]
@@ -133,18 +150,26 @@ def _add_sub(ctx, op, sign):
     m2 = quantize_multiplier(s2 / twice_max)
     mo = quantize_multiplier(twice_max / ((1 << left_shift) * so))
     act = activation_range(op.options.FusedActivationFunction, so, zo, op, dtype)
-
-    def scaled(v, zp, m):
-        return _scale((v - zp) << left_shift, m)
-
-    def f(x, y):
-        if sign > 0:
-            s = scaled(x, z1, m1) + scaled(y, z2, m2)
-        else:
-            s = scaled(x, z1, m1) - scaled(y, z2, m2)
-        return _clamp(_scale(s, mo) + zo, *act)
+    f = add_sub_value(sign, left_shift, z1, m1, z2, m2, mo, zo, act)
+    if sign > 0 and _add_c_takes(ctx, op, (m1, m2, mo)):
+        shape = tuple(out.shape)
+        gv = ctx.kernel(("add_s8", shape, z1, z2, zo, m1, m2, mo, act),
+                        lambda: int8_kernels.add_c(shape, z1, m1, z2, m2, mo, zo, act))
+        return ctx.call(gv, [ctx.value(a), ctx.value(b)], out.shape)
     name = "add" if sign > 0 else "sub"
     return elementwise(ctx, op, name, (z1, z2, zo, m1, m2, mo, act), f)
+
+
+def _add_c_takes(ctx, op, multipliers):
+    """Whether int8 ADD calls the C micro-kernel (targets.c_kernel_ops): two
+    activations of the output's shape, no multiplier above one (none shifts
+    left, so no sum overflows)."""
+    a, b = op.inputs
+    out = op.outputs[0]
+    return ("ADD" in ctx.c_kernels and out.dtype == "int8"
+            and not a.is_constant and not b.is_constant
+            and tuple(a.shape) == tuple(b.shape) == tuple(out.shape)
+            and all(m > 0 and r >= 31 for m, r in multipliers))
 
 
 @lowering("ADD", types=("int8", "int16"), options=AddOptions,

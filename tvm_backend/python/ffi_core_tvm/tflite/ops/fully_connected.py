@@ -26,7 +26,7 @@ def fully_connected(ctx, op):
                       w.scale, out_scale)
     value = ctx.reshape(ctx.value(x), x.shape, (batch, features))
     s = ctx.constants(w.data, q)
-    if ctx.c_kernels:
+    if "FULLY_CONNECTED" in ctx.c_kernels:
         gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected_c(
             s, batch, features, w.shape[0], out_zp, act))
     else:

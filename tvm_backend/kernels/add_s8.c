@@ -1,0 +1,139 @@
+/* ADD of two int8 tensors of one shape: what ffi_core_tvm's ADD lowering
+ * (tflite/ops/elementwise.py) computes, bit for bit, as TFLite's reference
+ * kernel does. Each input less its zero point, shifted left 20 bits, is
+ * scaled by its multiplier, the sum by the output's, each rounding twice
+ * (fixed_point.multiply_double_rounding); plus the output zero point,
+ * clamped. The compile path calls it only where no multiplier is above one
+ * (right shifts of 31 or more, no left shift), so that no sum can overflow
+ * (each scaled input is under 2^28). */
+#include "s8_primitives.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+/* The inputs' and the sum's scaling; offset: -zp << 20, exponent: the
+ * right shift less 31. */
+typedef struct {
+  int32_t a_offset, a_mantissa, a_exponent;
+  int32_t b_offset, b_mantissa, b_exponent;
+  int32_t out_mantissa, out_exponent, out_zp, lo, hi;
+} AddParams;
+
+/* Four lanes of x * m / 2^exponent rounded twice: VQRDMULH, then (`down`:
+ * the exponent is above 0) one off a negative value and VRSHL's rounding
+ * half up, half away from zero as the reference. */
+static inline __attribute__((always_inline)) int32x4_t add_scale4(int32x4_t x, int32_t mantissa,
+                                                                  int32_t exponent, int down) {
+  const int32x4_t high = vqrdmulhq_n_s32(x, mantissa);
+  if (!down) return high;
+  return vrshlq_n_s32(vqaddq_s32(high, vshrq_n_s32(high, 31)), -exponent);
+}
+
+/* Four outputs of inputs xa, xb (widened); a_down, b_down, out_down:
+ * whether each exponent is above 0. */
+static inline __attribute__((always_inline)) int32x4_t add4(int32x4_t xa, int32x4_t xb,
+                                                            const AddParams* p, int32x4_t lo,
+                                                            int32x4_t hi, int a_down, int b_down,
+                                                            int out_down) {
+  const int32x4_t shift = vdupq_n_s32(1 << 20);
+  xa = vmlasq_n_s32(xa, shift, p->a_offset);
+  xb = vmlasq_n_s32(xb, shift, p->b_offset);
+  const int32x4_t sum = vaddq_s32(add_scale4(xa, p->a_mantissa, p->a_exponent, a_down),
+                                  add_scale4(xb, p->b_mantissa, p->b_exponent, b_down));
+  const int32x4_t v = add_scale4(sum, p->out_mantissa, p->out_exponent, out_down);
+  return vminq_s32(vmaxq_s32(vaddq_n_s32(v, p->out_zp), lo), hi);
+}
+
+/* Every output, four at a time, the last few under a tail predicate. */
+static inline __attribute__((always_inline)) void add_all(const int8_t* a, const int8_t* b,
+                                                          int8_t* y, int32_t size,
+                                                          const AddParams* params, int a_down,
+                                                          int b_down, int out_down) {
+  const AddParams p = *params;
+  const int32x4_t lo = vdupq_n_s32(p.lo), hi = vdupq_n_s32(p.hi);
+  for (int32_t k = size >> 2; k != 0; --k, a += 4, b += 4, y += 4) {
+    vstrbq_s32(y, add4(vldrbq_s32(a), vldrbq_s32(b), &p, lo, hi, a_down, b_down, out_down));
+  }
+  if (size & 3) {
+    const mve_pred16_t keep = vctp32q((uint32_t)(size & 3));
+    const int32x4_t v =
+        add4(vldrbq_z_s32(a, keep), vldrbq_z_s32(b, keep), &p, lo, hi, a_down, b_down, out_down);
+    vstrbq_p_s32(y, v, keep);
+  }
+}
+
+/* The input with the larger scale has exponent 0 (a multiplier of 1/2):
+ * a, with the output's above 0, in the loops that test no exponent. */
+static __attribute__((noinline)) void add_b_down(const int8_t* a, const int8_t* b, int8_t* y,
+                                                 int32_t size, const AddParams* p) {
+  add_all(a, b, y, size, p, 0, 1, 1);
+}
+
+static __attribute__((noinline)) void add_none_down(const int8_t* a, const int8_t* b, int8_t* y,
+                                                    int32_t size, const AddParams* p) {
+  add_all(a, b, y, size, p, 0, 0, 1);
+}
+
+static __attribute__((noinline)) void add_any(const int8_t* a, const int8_t* b, int8_t* y,
+                                              int32_t size, const AddParams* p) {
+  add_all(a, b, y, size, p, p->a_exponent != 0, p->b_exponent != 0, p->out_exponent != 0);
+}
+#else
+/* x * m / 2^exponent rounded twice: the doubling high half, then half away
+ * from zero. */
+static inline int32_t add_scale(int32_t x, int32_t mantissa, int32_t exponent) {
+  const int32_t high = (int32_t)(((int64_t)x * mantissa + ((int64_t)1 << 30)) >> 31);
+  if (exponent == 0) return high;
+  const int32_t half = (int32_t)(1u << (exponent - 1));
+  return (high + half + (high >> 31)) >> exponent;
+}
+#endif
+
+void ffi_core_add_s8(const int8_t* a, const int8_t* b, int8_t* y, int32_t size, int32_t a_zp,
+                     int32_t a_mantissa, int32_t a_shift, int32_t b_zp, int32_t b_mantissa,
+                     int32_t b_shift, int32_t out_mantissa, int32_t out_shift, int32_t out_zp,
+                     int32_t lo, int32_t hi) {
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+  AddParams p = {(int32_t)((uint32_t)-a_zp << 20),
+                 a_mantissa,
+                 a_shift - 31,
+                 (int32_t)((uint32_t)-b_zp << 20),
+                 b_mantissa,
+                 b_shift - 31,
+                 out_mantissa,
+                 out_shift - 31,
+                 out_zp,
+                 lo,
+                 hi};
+  if (p.a_exponent != 0 && p.b_exponent == 0) {
+    /* The sum's order does not change it. */
+    const AddParams q = {p.b_offset,
+                         p.b_mantissa,
+                         p.b_exponent,
+                         p.a_offset,
+                         p.a_mantissa,
+                         p.a_exponent,
+                         out_mantissa,
+                         p.out_exponent,
+                         out_zp,
+                         lo,
+                         hi};
+    const int8_t* t = a;
+    a = b;
+    b = t;
+    p = q;
+  }
+  if (p.a_exponent != 0 || p.out_exponent == 0) {
+    add_any(a, b, y, size, &p);
+  } else if (p.b_exponent != 0) {
+    add_b_down(a, b, y, size, &p);
+  } else {
+    add_none_down(a, b, y, size, &p);
+  }
+#else
+  for (int32_t i = 0; i < size; ++i) {
+    const int32_t sa = add_scale((a[i] - a_zp) * (1 << 20), a_mantissa, a_shift - 31);
+    const int32_t sb = add_scale((b[i] - b_zp) * (1 << 20), b_mantissa, b_shift - 31);
+    const int32_t v = add_scale(sa + sb, out_mantissa, out_shift - 31) + out_zp;
+    y[i] = (int8_t)(v > hi ? hi : v < lo ? lo : v);
+  }
+#endif
+}
