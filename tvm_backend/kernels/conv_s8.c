@@ -164,7 +164,10 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
   const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
                       stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
-  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi, 0};
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  S8Channel chans[out_c];
+  s8_channels(q, out_c, chans);
+  const S8Requant rq = {q, chans, out_zp, lo, hi};
   const int8_t* w = blob + w_off;
   int32_t n = k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;
@@ -181,11 +184,11 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     for (; p + 2 <= pixels; p += 2) {
       im2col(image, p, &g, &pair0, row);
       im2col(image, p + 1, &g, &pair1, row);
-      s8_gemm_2cols(w, buffer, n, out_c, &rq, out + p * out_c, out + (p + 1) * out_c);
+      s8_gemm_2cols(w, buffer, n, out_c, &rq, 0, out + p * out_c, out + (p + 1) * out_c);
     }
     if (p < pixels) {
       im2col(image, p, &g, &alone, row);
-      s8_gemm_1col(w, buffer, n, out_c, &rq, out + p * out_c);
+      s8_gemm_1col(w, buffer, n, out_c, &rq, 0, out + p * out_c);
     }
   }
 }

@@ -20,7 +20,11 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
 void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
                                  int32_t q_off, int32_t batch, int32_t in_features,
                                  int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
-  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi, 1};
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  /* The channels derived only for pairs of batch rows. */
+  S8Channel chans[batch > 1 ? out_features : 1];
+  if (batch > 1) s8_channels(q, out_features, chans);
+  const S8Requant rq = {q, chans, out_zp, lo, hi};
   const int8_t* w = blob + w_off;
   int32_t n = in_features;
   /* Word aligned: the DSP kernels read it with LDRD. One column for a
@@ -32,12 +36,12 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
   for (; b + 2 <= batch; b += 2) {
     s8_widen(x + b * n, &pair0, n);
     s8_widen(x + (b + 1) * n, &pair1, n);
-    s8_gemm_2cols(w, buffer, n, out_features, &rq, y + b * out_features,
+    s8_gemm_2cols(w, buffer, n, out_features, &rq, 1, y + b * out_features,
                   y + (b + 1) * out_features);
   }
   if (b < batch) {
     s8_widen(x + b * n, &alone, n);
-    s8_gemm_1col(w, buffer, n, out_features, &rq, y + b * out_features);
+    s8_gemm_1col(w, buffer, n, out_features, &rq, 1, y + b * out_features);
   }
 }
 #endif

@@ -16,8 +16,10 @@
 
 typedef struct {
   const int32_t* q; /* per channel: bias (input zero point folded), mantissa, shift */
+  /* q's channels derived (s8_channels) where a call's columns come in
+   * pairs: each pair reads them all, the lone column once (from q). */
+  const S8Channel* chans;
   int32_t out_zp, lo, hi;
-  int32_t once; /* FULLY_CONNECTED's reference rounds once (s8_requantize_once) */
 } S8Requant;
 
 /* Where a column's inputs go among `cols` (1 or 2) interleaved columns of
@@ -232,9 +234,12 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 }
 #endif
 
-static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant* rq) {
-  return rq->once ? s8_requantize_once(acc, c, rq->out_zp, rq->lo, rq->hi)
-                  : s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
+/* One output, rounded once (FULLY_CONNECTED) or twice (the convolutions):
+ * `once` is a constant at each kernel's calls, so each kernel's GEMM keeps
+ * one form and no per-output test (GCC's IPA-CP folds it). */
+static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant* rq, int once) {
+  return once ? s8_requantize_once(acc, c, rq->out_zp, rq->lo, rq->hi)
+              : s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
 }
 
 /* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in
@@ -242,7 +247,7 @@ static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant*
  * variable-length column buffer would keep. */
 static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16_t* buffer,
                                                     int32_t n, int32_t channels,
-                                                    const S8Requant* requant, int8_t* y0,
+                                                    const S8Requant* requant, int once, int8_t* y0,
                                                     int8_t* y1) {
   const S8Requant rq = *requant;
   int32_t ch = 0;
@@ -250,46 +255,46 @@ static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16
     int32_t acc[4];
     const int8_t* row = w + ch * n;
     s8_dot_2x2(row, row + n, buffer, n, acc);
-    S8Channel c0 = s8_channel(rq.q + ch * 3), c1 = s8_channel(rq.q + ch * 3 + 3);
-    y0[ch] = s8_output(acc[0], &c0, &rq);
-    y1[ch] = s8_output(acc[1], &c0, &rq);
-    y0[ch + 1] = s8_output(acc[2], &c1, &rq);
-    y1[ch + 1] = s8_output(acc[3], &c1, &rq);
+    y0[ch] = s8_output(acc[0], &rq.chans[ch], &rq, once);
+    y1[ch] = s8_output(acc[1], &rq.chans[ch], &rq, once);
+    y0[ch + 1] = s8_output(acc[2], &rq.chans[ch + 1], &rq, once);
+    y1[ch + 1] = s8_output(acc[3], &rq.chans[ch + 1], &rq, once);
   }
   if (ch < channels) {
     const int8_t* row = w + ch * n;
-    S8Channel c0 = s8_channel(rq.q + ch * 3);
     S8Column k0 = s8_column((int16_t*)buffer, n, 2, 0), k1 = s8_column((int16_t*)buffer, n, 2, 1);
     int32_t a0 = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
     int32_t a1 = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
-    y0[ch] = s8_output(a0, &c0, &rq);
-    y1[ch] = s8_output(a1, &c0, &rq);
+    y0[ch] = s8_output(a0, &rq.chans[ch], &rq, once);
+    y1[ch] = s8_output(a1, &rq.chans[ch], &rq, once);
   }
 }
 
 /* Every channel's output y[ch] for the lone column in buffer. */
 static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_t* buffer,
                                                    int32_t n, int32_t channels,
-                                                   const S8Requant* requant, int8_t* y) {
+                                                   const S8Requant* requant, int once, int8_t* y) {
   const S8Requant rq = *requant;
   int32_t ch = 0;
   for (; ch + 4 <= channels; ch += 4) {
     int32_t acc[4];
     s8_dot_4x1(w + ch * n, buffer, n, acc);
-    const int32_t* q = rq.q + ch * 3;
-    S8Channel c0 = s8_channel(q), c1 = s8_channel(q + 3);
-    y[ch] = s8_output(acc[0], &c0, &rq);
-    y[ch + 1] = s8_output(acc[1], &c1, &rq);
-    c0 = s8_channel(q + 6);
-    c1 = s8_channel(q + 9);
-    y[ch + 2] = s8_output(acc[2], &c0, &rq);
-    y[ch + 3] = s8_output(acc[3], &c1, &rq);
+    for (int32_t r = 0; r < 4; ++r) {
+      const S8Channel c = s8_channel(rq.q + 3 * (ch + r));
+      y[ch + r] = s8_output(acc[r], &c, &rq, once);
+    }
   }
   for (; ch < channels; ++ch) {
     int32_t a = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
-    S8Channel c = s8_channel(rq.q + ch * 3);
-    y[ch] = s8_output(a, &c, &rq);
+    const S8Channel c = s8_channel(rq.q + 3 * ch);
+    y[ch] = s8_output(a, &c, &rq, once);
   }
+}
+
+/* Each channel's requantization from the table q, derived once a call
+ * rather than once a pair of columns. */
+static inline void s8_channels(const int32_t* q, int32_t channels, S8Channel* chans) {
+  for (int32_t c = 0; c < channels; ++c) chans[c] = s8_channel(q + 3 * c);
 }
 
 #endif
