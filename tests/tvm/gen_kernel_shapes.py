@@ -73,6 +73,7 @@ def main():
     depthwise(3, 1, "VALID", (3, 3), "RELU_N1_TO_1", low=True)  # 22: sixteen and six
     conv(20, 1, 2, 1, "VALID", (2, 2))  # 1x1 stride 2: in place, pixel by pixel
     conv(17, 2, 1, 1, "SAME", (2, 2))  # 80 inputs, 17 channels, padded right and below
+    depthwise(2, 1, "SAME", (2, 2))  # an even number of taps, 17 channels: four blocks and one
     rows = b.tensor((4, 17), "int8", "rows", scale=scale,
                     zero_point=int(b.tensors[t].zero_point[0]))
     b.operator("RESHAPE", [t], [rows], {"new_shape": [4, 17]})
