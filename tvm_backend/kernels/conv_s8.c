@@ -173,6 +173,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   int32_t pixels = out_h * out_w;
   /* Word aligned: the DSP kernels read it with LDRD. */
   int16_t buffer[2 * n] __attribute__((aligned(4)));
+  int32_t sums[2 * out_c];
   /* The taps' bytes, gathered only where the channels are not in fours. */
   int8_t row[in_c % 4 != 0 ? n : 1] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
@@ -184,11 +185,11 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     for (; p + 2 <= pixels; p += 2) {
       im2col(image, p, &g, &pair0, row);
       im2col(image, p + 1, &g, &pair1, row);
-      s8_gemm_2cols(w, buffer, n, out_c, &rq, 0, out + p * out_c, out + (p + 1) * out_c);
+      s8_gemm_2cols(w, buffer, n, out_c, &rq, 0, sums, out + p * out_c, out + (p + 1) * out_c);
     }
     if (p < pixels) {
       im2col(image, p, &g, &alone, row);
-      s8_gemm_1col(w, buffer, n, out_c, &rq, 0, out + p * out_c);
+      s8_gemm_1col(w, buffer, n, out_c, &rq, 0, sums, out + p * out_c);
     }
   }
 }

@@ -30,18 +30,19 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
   /* Word aligned: the DSP kernels read it with LDRD. One column for a
    * batch of one. */
   int16_t buffer[(batch > 1 ? 2 : 1) * n] __attribute__((aligned(4)));
+  int32_t sums[(batch > 1 ? 2 : 1) * out_features];
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
   int32_t b = 0;
   for (; b + 2 <= batch; b += 2) {
     s8_widen(x + b * n, &pair0, n);
     s8_widen(x + (b + 1) * n, &pair1, n);
-    s8_gemm_2cols(w, buffer, n, out_features, &rq, 1, y + b * out_features,
+    s8_gemm_2cols(w, buffer, n, out_features, &rq, 1, sums, y + b * out_features,
                   y + (b + 1) * out_features);
   }
   if (b < batch) {
     s8_widen(x + b * n, &alone, n);
-    s8_gemm_1col(w, buffer, n, out_features, &rq, 1, y + b * out_features);
+    s8_gemm_1col(w, buffer, n, out_features, &rq, 1, sums, y + b * out_features);
   }
 }
 #endif

@@ -217,51 +217,48 @@ static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant*
 }
 
 /* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in
- * buffer. Not inlined: its loops get the registers a caller's frame with a
- * variable-length column buffer would keep. */
+ * buffer: first every channel's sums (each channel's two side by side in
+ * sums, 2 x channels), then their requantization in a loop of its own,
+ * whose registers the products' loop does not hold, each channel's read
+ * once for both columns. Not inlined: its loops get the registers a
+ * caller's frame with a variable-length column buffer would keep. */
 static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16_t* buffer,
                                                     int32_t n, int32_t channels,
-                                                    const S8Requant* requant, int once, int8_t* y0,
-                                                    int8_t* y1) {
+                                                    const S8Requant* requant, int once,
+                                                    int32_t* sums, int8_t* y0, int8_t* y1) {
   const S8Requant rq = *requant;
   int32_t ch = 0;
   for (; ch + 2 <= channels; ch += 2) {
-    int32_t acc[4];
     const int8_t* row = w + ch * n;
-    s8_dot_2x2(row, row + n, buffer, n, acc);
-    y0[ch] = s8_output(acc[0], &rq.chans[ch], &rq, once);
-    y1[ch] = s8_output(acc[1], &rq.chans[ch], &rq, once);
-    y0[ch + 1] = s8_output(acc[2], &rq.chans[ch + 1], &rq, once);
-    y1[ch + 1] = s8_output(acc[3], &rq.chans[ch + 1], &rq, once);
+    s8_dot_2x2(row, row + n, buffer, n, sums + 2 * ch);
   }
   if (ch < channels) {
     const int8_t* row = w + ch * n;
     S8Column k0 = s8_column((int16_t*)buffer, n, 2, 0), k1 = s8_column((int16_t*)buffer, n, 2, 1);
-    int32_t a0 = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
-    int32_t a1 = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
-    y0[ch] = s8_output(a0, &rq.chans[ch], &rq, once);
-    y1[ch] = s8_output(a1, &rq.chans[ch], &rq, once);
+    sums[2 * ch] = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
+    sums[2 * ch + 1] = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
+  }
+  for (ch = 0; ch < channels; ++ch) {
+    /* A copy: the int8 stores could alias the table, and reload it. */
+    const S8Channel c = rq.chans[ch];
+    y0[ch] = s8_output(sums[2 * ch], &c, &rq, once);
+    y1[ch] = s8_output(sums[2 * ch + 1], &c, &rq, once);
   }
 }
 
-/* Every channel's output y[ch] for the lone column in buffer. */
+/* Every channel's output y[ch] for the lone column in buffer, the sums
+ * first (channels of them in sums) as s8_gemm_2cols. */
 static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_t* buffer,
                                                    int32_t n, int32_t channels,
-                                                   const S8Requant* requant, int once, int8_t* y) {
+                                                   const S8Requant* requant, int once,
+                                                   int32_t* sums, int8_t* y) {
   const S8Requant rq = *requant;
   int32_t ch = 0;
-  for (; ch + 4 <= channels; ch += 4) {
-    int32_t acc[4];
-    s8_dot_4x1(w + ch * n, buffer, n, acc);
-    for (int32_t r = 0; r < 4; ++r) {
-      const S8Channel c = s8_channel(rq.q + 3 * (ch + r));
-      y[ch + r] = s8_output(acc[r], &c, &rq, once);
-    }
-  }
-  for (; ch < channels; ++ch) {
-    int32_t a = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
+  for (; ch + 4 <= channels; ch += 4) s8_dot_4x1(w + ch * n, buffer, n, sums + ch);
+  for (; ch < channels; ++ch) sums[ch] = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
+  for (ch = 0; ch < channels; ++ch) {
     const S8Channel c = s8_channel(rq.q + 3 * ch);
-    y[ch] = s8_output(a, &c, &rq, once);
+    y[ch] = s8_output(sums[ch], &c, &rq, once);
   }
 }
 
