@@ -1,7 +1,9 @@
 /* The int8 micro-kernels' matrix product: output channels (rows of int8
  * weights, TFLite's OHWI or OI order) times columns of int16 inputs (one per
  * output pixel or batch row), blocked two rows by two columns as CMSIS-NN's
- * GEMM is, so that each loaded word serves two products' pairs.
+ * GEMM is, so that each loaded word serves two products' pairs. It gives
+ * the int32 sums; each kernel requantizes them in a loop of its own (its
+ * rounding, and registers the products' loop does not hold).
  *
  * A column's first n & ~3 inputs come in groups of four, reordered as
  * x0 x2 x1 x3: SXTB16 widens a weight word's bytes 0 and 2 into one register
@@ -13,14 +15,6 @@
 #define FFI_CORE_KERNELS_S8_GEMM_H_
 
 #include "s8_primitives.h"
-
-typedef struct {
-  const int32_t* q; /* per channel: bias (input zero point folded), mantissa, shift */
-  /* q's channels derived (s8_channels) where a call's columns come in
-   * pairs: each pair reads them all, the lone column once (from q). */
-  const S8Channel* chans;
-  int32_t out_zp, lo, hi;
-} S8Requant;
 
 /* Where a column's inputs go among `cols` (1 or 2) interleaved columns of
  * n inputs: column j's groups start at group + 4 * j, a group every
@@ -76,8 +70,7 @@ typedef struct {
 } S8Group;
 
 static inline S8Group s8_group(const int16_t* c) {
-  S8Group g;
-  S8_LOAD_GROUP(c, 0, g.x02, g.x13);
+  S8Group g = {s8_load32(c), s8_load32(c + 2)};
   return g;
 }
 
@@ -208,25 +201,12 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
   return s8_dot_tail(w, tail, n & 3, a);
 }
 
-/* One output, rounded once (FULLY_CONNECTED) or twice (the convolutions):
- * `once` is a constant at each kernel's calls, so each kernel's GEMM keeps
- * one form and no per-output test (GCC's IPA-CP folds it). */
-static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant* rq, int once) {
-  return once ? s8_requantize_once(acc, c, rq->out_zp, rq->lo, rq->hi)
-              : s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
-}
-
-/* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in
- * buffer: first every channel's sums (each channel's two side by side in
- * sums, 2 x channels), then their requantization in a loop of its own,
- * whose registers the products' loop does not hold, each channel's read
- * once for both columns. Not inlined: its loops get the registers a
- * caller's frame with a variable-length column buffer would keep. */
-static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16_t* buffer,
-                                                    int32_t n, int32_t channels,
-                                                    const S8Requant* requant, int once,
-                                                    int32_t* sums, int8_t* y0, int8_t* y1) {
-  const S8Requant rq = *requant;
+/* Every channel's sums for the two interleaved columns in buffer, each
+ * channel's two side by side in sums (2 x channels). Not inlined: its
+ * loops get the registers a caller's frame with a variable-length column
+ * buffer would keep. */
+static __attribute__((noinline)) void s8_sums_2cols(const int8_t* w, const int16_t* buffer,
+                                                    int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
   for (; ch + 2 <= channels; ch += 2) {
     const int8_t* row = w + ch * n;
@@ -238,34 +218,14 @@ static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16
     sums[2 * ch] = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
     sums[2 * ch + 1] = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
   }
-  for (ch = 0; ch < channels; ++ch) {
-    /* A copy: the int8 stores could alias the table, and reload it. */
-    const S8Channel c = rq.chans[ch];
-    y0[ch] = s8_output(sums[2 * ch], &c, &rq, once);
-    y1[ch] = s8_output(sums[2 * ch + 1], &c, &rq, once);
-  }
 }
 
-/* Every channel's output y[ch] for the lone column in buffer, the sums
- * first (channels of them in sums) as s8_gemm_2cols. */
-static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_t* buffer,
-                                                   int32_t n, int32_t channels,
-                                                   const S8Requant* requant, int once,
-                                                   int32_t* sums, int8_t* y) {
-  const S8Requant rq = *requant;
+/* Every channel's sum for the lone column in buffer. */
+static __attribute__((noinline)) void s8_sums_1col(const int8_t* w, const int16_t* buffer,
+                                                   int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
   for (; ch + 4 <= channels; ch += 4) s8_dot_4x1(w + ch * n, buffer, n, sums + ch);
   for (; ch < channels; ++ch) sums[ch] = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
-  for (ch = 0; ch < channels; ++ch) {
-    const S8Channel c = s8_channel(rq.q + 3 * ch);
-    y[ch] = s8_output(sums[ch], &c, &rq, once);
-  }
-}
-
-/* Each channel's requantization from the table q, derived once a call
- * rather than once a pair of columns. */
-static inline void s8_channels(const int32_t* q, int32_t channels, S8Channel* chans) {
-  for (int32_t c = 0; c < channels; ++c) chans[c] = s8_channel(q + 3 * c);
 }
 
 #endif
