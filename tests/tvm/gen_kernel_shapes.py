@@ -75,6 +75,7 @@ def main():
     conv(22, 3, 1, 1, "SAME", (3, 3), gain=0.9)
     conv(20, 1, 2, 1, "VALID", (2, 2))  # 1x1 stride 2: in place, pixel by pixel
     conv(17, 2, 1, 1, "SAME", (2, 2))  # 80 inputs, 17 channels, padded right and below
+    depthwise(2, 1, "SAME", (2, 2))  # an even number of taps, 17 channels: four blocks and one
     rows = b.tensor((4, 17), "int8", "rows", scale=scale,
                     zero_point=int(b.tensors[t].zero_point[0]))
     b.operator("RESHAPE", [t], [rows], {"new_shape": [4, 17]})

@@ -176,6 +176,28 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
   s8_widen(row, c, g->k_h * g->k_w * g->in_c);
 }
 
+/* Each channel's outputs y0[ch] (and y1[ch] for a second column) from the
+ * sums of `cols` columns side by side, twice rounded (s8_requantize), a
+ * channel read once for both. Not inlined: the caller's frame, with its
+ * variable-length buffers, would take a register. */
+static __attribute__((noinline)) void requantize(const int32_t* sums, int32_t cols,
+                                                 const S8Channel* chans, int32_t channels,
+                                                 int32_t out_zp, int32_t lo, int32_t hi, int8_t* y0,
+                                                 int8_t* y1) {
+  if (cols == 2) {
+    for (int32_t ch = 0; ch < channels; ++ch, sums += 2) {
+      /* A copy: the int8 stores could alias the table, and reload it. */
+      const S8Channel c = chans[ch];
+      y0[ch] = s8_requantize(sums[0], &c, out_zp, lo, hi);
+      y1[ch] = s8_requantize(sums[1], &c, out_zp, lo, hi);
+    }
+    return;
+  }
+  for (int32_t ch = 0; ch < channels; ++ch) {
+    y0[ch] = s8_requantize(sums[ch], &chans[ch], out_zp, lo, hi);
+  }
+}
+
 void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
                       int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
                       int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
@@ -183,12 +205,16 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
   const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
                       stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
-  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi, 0};
+  /* Each channel's requantization derived once a call, not once a pixel. */
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  S8Channel chans[out_c];
+  for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel(q + 3 * c);
   const int8_t* w = blob + w_off;
   int32_t n = k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;
   /* Word aligned: the DSP kernels read it with LDRD. */
   int16_t buffer[2 * n] __attribute__((aligned(4)));
+  int32_t sums[2 * out_c];
   /* The taps' bytes, gathered only where the channels are not in fours. */
   int8_t row[in_c % 4 != 0 ? n : 1] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
@@ -200,11 +226,13 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     for (; p + 2 <= pixels; p += 2) {
       im2col(image, p, &g, &pair0, row);
       im2col(image, p + 1, &g, &pair1, row);
-      s8_gemm_2cols(w, buffer, n, out_c, &rq, out + p * out_c, out + (p + 1) * out_c);
+      s8_sums_2cols(w, buffer, n, out_c, sums);
+      requantize(sums, 2, chans, out_c, out_zp, lo, hi, out + p * out_c, out + (p + 1) * out_c);
     }
     if (p < pixels) {
       im2col(image, p, &g, &alone, row);
-      s8_gemm_1col(w, buffer, n, out_c, &rq, out + p * out_c);
+      s8_sums_1col(w, buffer, n, out_c, sums);
+      requantize(sums, 1, chans, out_c, out_zp, lo, hi, out + p * out_c, 0);
     }
   }
 }

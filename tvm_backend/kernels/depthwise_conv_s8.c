@@ -129,48 +129,105 @@ static __attribute__((noinline)) void dw_pixel_scalar(const int8_t* const* at, i
   dw_pixel(at, taps, w, ch, rq, S8_SCALAR, out);
 }
 #elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-/* Four channels' sums over the taps: *sums += x[tap][c..c+3] * w[tap][c..c+3]. */
+/* Four channels' sums two taps a step: SMLAD adds a channel's products of
+ * both taps where its two inputs share a word (SXTB16, then PKHBT / PKHTB
+ * pair the taps' halves) and so do its two weights. dw_weights lays the
+ * weights out so once a call: per block of four channels, per pair of taps,
+ * a word a channel in the order the inputs pair (0, 2, 1, 3). An odd last
+ * tap pairs with the zero point's row (at[taps]) and weights of 0. */
+typedef struct {
+  const int32_t* packed;
+  int32_t pairs; /* of taps */
+} DwWeights;
 
-/* acc + a.lo * b.lo (int16 halves). */
-static inline int32_t dw_mla_low(int32_t a, int32_t b, int32_t acc) {
+/* Words the packed weights take. */
+static inline int32_t dw_packed_words(int32_t ch, int32_t taps) {
+  return (ch & ~3) * ((taps + 1) / 2);
+}
+
+static inline DwWeights dw_weights(const int8_t* w, int32_t ch, int32_t taps, int32_t* packed) {
+  const DwWeights dw = {packed, (taps + 1) / 2};
+  for (int32_t c = 0; c + 4 <= ch; c += 4) {
+    for (int32_t t = 0; t < taps; t += 2) {
+      for (int32_t k = 0; k < 4; ++k) {
+        const int32_t at = c + ((k & 1) << 1) + (k >> 1); /* channels 0, 2, 1, 3 */
+        const int32_t first = w[t * ch + at], second = t + 1 < taps ? w[(t + 1) * ch + at] : 0;
+        *packed++ = (int32_t)(((uint32_t)second << 16) | ((uint32_t)first & 0xFFFFu));
+      }
+    }
+  }
+  return dw;
+}
+
+/* (a.lo, b.lo) and (a.hi, b.hi) as one word's int16 halves. */
+static inline int32_t dw_pair_low(int32_t a, int32_t b) {
   int32_t r;
-  __asm__("smlabb %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
   return r;
 }
 
-/* acc + a.hi * b.hi. */
-static inline int32_t dw_mla_high(int32_t a, int32_t b, int32_t acc) {
+static inline int32_t dw_pair_high(int32_t a, int32_t b) {
   int32_t r;
-  __asm__("smlatt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  __asm__("pkhtb %0, %2, %1, asr #16" : "=r"(r) : "r"(a), "r"(b));
   return r;
 }
 
-/* One word of inputs and one of weights per tap; SXTB16 splits each into
- * two int16 pairs (channels 0 and 2, 1 and 3), SMLABB / SMLATT add them. */
-static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, const int8_t* wc,
-                            int32_t step, int32_t sums[4]) {
+/* Two words from p on into a and b (LDRD: p word aligned), p past them. */
+#define DW_LOAD_PAIR(p, a, b) \
+  __asm__("ldrd %0, %1, [%2], #8" : "=&r"(a), "=&r"(b), "+r"(p) : "m"(*(const int64_t*)(p)))
+
+static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, const DwWeights* dw,
+                            int32_t sums[4]) {
+  (void)taps; /* dw->pairs of them */
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  for (; taps != 0; --taps, ++tap, wc += step) {
-    const int32_t xv = s8_load32(*tap + c), wv = s8_load32(wc);
-    const int32_t x02 = s8_lanes02(xv), w02 = s8_lanes02(wv);
-    const int32_t x13 = s8_lanes13(xv), w13 = s8_lanes13(wv);
-    a0 = dw_mla_low(x02, w02, a0);
-    a2 = dw_mla_high(x02, w02, a2);
-    a1 = dw_mla_low(x13, w13, a1);
-    a3 = dw_mla_high(x13, w13, a3);
+  const int32_t* wp = dw->packed + c * dw->pairs;
+  for (const int32_t* end = wp + 4 * dw->pairs; wp != end;) {
+    const int8_t *ta, *tb;
+    int32_t w0, w1;
+    DW_LOAD_PAIR(tap, ta, tb);
+    const int32_t xa = s8_load32(ta + c), xb = s8_load32(tb + c);
+    int32_t a = s8_lanes02(xa), b = s8_lanes02(xb);
+    DW_LOAD_PAIR(wp, w0, w1);
+    a0 = s8_smlad(dw_pair_low(a, b), w0, a0);
+    a2 = s8_smlad(dw_pair_high(a, b), w1, a2);
+    a = s8_lanes13(xa);
+    b = s8_lanes13(xb);
+    DW_LOAD_PAIR(wp, w0, w1);
+    a1 = s8_smlad(dw_pair_low(a, b), w0, a1);
+    a3 = s8_smlad(dw_pair_high(a, b), w1, a3);
   }
   sums[0] = a0;
   sums[1] = a1;
   sums[2] = a2;
   sums[3] = a3;
 }
+
 #else
-/* Without the DSP extension: a byte load each and a multiply-accumulate.
- * Sums wrap as the TE kernel's int32 sums do. */
-static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, const int8_t* wc,
-                            int32_t step, int32_t sums[4]) {
+/* Without the DSP extension: a byte load each and a multiply-accumulate,
+ * the weights where they are. Sums wrap as the TE kernel's int32 sums do. */
+typedef struct {
+  const int8_t* w;
+  int32_t ch;
+} DwWeights;
+
+static inline int32_t dw_packed_words(int32_t ch, int32_t taps) {
+  (void)ch;
+  (void)taps;
+  return 1;
+}
+
+static inline DwWeights dw_weights(const int8_t* w, int32_t ch, int32_t taps, int32_t* packed) {
+  (void)taps;
+  (void)packed;
+  const DwWeights dw = {w, ch};
+  return dw;
+}
+
+static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, const DwWeights* dw,
+                            int32_t sums[4]) {
   uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  for (; taps != 0; --taps, ++tap, wc += step) {
+  const int8_t* wc = dw->w + c;
+  for (; taps != 0; --taps, ++tap, wc += dw->ch) {
     const int8_t* xc = *tap + c;
     a0 += (uint32_t)(xc[0] * wc[0]);
     a1 += (uint32_t)(xc[1] * wc[1]);
@@ -194,7 +251,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   const int32_t taps = k_h * k_w;
   int8_t zeros[ch] __attribute__((aligned(4)));
-  const int8_t* at[taps];
+  const int8_t* at[taps + 1];
   /* A pixel whose taps all lie inside the input finds them at fixed
    * offsets from its first. */
   const int32_t span_h = (k_h - 1) * dil_h, span_w = (k_w - 1) * dil_w;
@@ -231,6 +288,9 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     zeros[c] = (int8_t)in_zp;
     chans[c] = s8_channel(q + 3 * c);
   }
+  int32_t packed[dw_packed_words(ch, taps)];
+  const DwWeights dw = dw_weights(w, ch, taps, packed);
+  at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * ch;
@@ -263,7 +323,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
         int32_t c = 0;
         for (; c + 4 <= ch; c += 4) {
           int32_t sums[4];
-          dw_sums4(at, taps, c, w + c, ch, sums);
+          dw_sums4(at, taps, c, &dw, sums);
           out[c] = s8_requantize(sums[0], &chans[c], out_zp, lo, hi);
           out[c + 1] = s8_requantize(sums[1], &chans[c + 1], out_zp, lo, hi);
           out[c + 2] = s8_requantize(sums[2], &chans[c + 2], out_zp, lo, hi);

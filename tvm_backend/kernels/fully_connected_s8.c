@@ -21,27 +21,56 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
 #else
 #include "s8_gemm.h"
 
+/* A batch row's outputs y[ch] from its sums, `stride` apart. Where the
+ * shift s is 33 to 62, (x * m + 2^(s-1)) >> s is ((x * m) >> 32) +
+ * 2^(s-33), shifted right by s - 32 (the product's low word adds less than
+ * one to a sum of whole multiples of 2^32): the high word of one multiply
+ * (SMMUL) rather than s8_requantize_once's 64-bit sum and shift. Channels
+ * take that form up to the first that cannot, the rest the general one.
+ * Not inlined: the caller's frame, with its variable-length buffers, would
+ * take a register. */
+static __attribute__((noinline)) void requantize(const int32_t* sums, int32_t stride,
+                                                 const int32_t* q, int32_t channels, int32_t out_zp,
+                                                 int32_t lo, int32_t hi, int8_t* y) {
+  int32_t ch = 0;
+  for (; ch < channels; ++ch, sums += stride, q += 3) {
+    const int32_t shift = q[2] & 0xFF;
+    if ((uint32_t)(shift - 33) > 29u) break;
+    const int32_t x = (int32_t)((uint32_t)*sums + (uint32_t)q[0]);
+    const int32_t high = (int32_t)(((int64_t)x * q[1]) >> 32);
+    y[ch] = s8_clamp_out((high + (1 << (shift - 33))) >> (shift - 32), out_zp, lo, hi);
+  }
+  for (; ch < channels; ++ch, sums += stride, q += 3) {
+    const S8Channel c = s8_channel(q);
+    y[ch] = s8_requantize_once(*sums, &c, out_zp, lo, hi);
+  }
+}
+
 void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
                                  int32_t q_off, int32_t batch, int32_t in_features,
                                  int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
-  const S8Requant rq = {(const int32_t*)(const void*)(blob + q_off), out_zp, lo, hi, 1};
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   const int8_t* w = blob + w_off;
   int32_t n = in_features;
   /* Word aligned: the DSP kernels read it with LDRD. One column for a
    * batch of one. */
-  int16_t buffer[(batch > 1 ? 2 : 1) * n] __attribute__((aligned(4)));
+  const int32_t cols = batch > 1 ? 2 : 1;
+  int16_t buffer[cols * n] __attribute__((aligned(4)));
+  int32_t sums[cols * out_features];
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
   int32_t b = 0;
   for (; b + 2 <= batch; b += 2) {
     s8_widen(x + b * n, &pair0, n);
     s8_widen(x + (b + 1) * n, &pair1, n);
-    s8_gemm_2cols(w, buffer, n, out_features, &rq, y + b * out_features,
-                  y + (b + 1) * out_features);
+    s8_sums_2cols(w, buffer, n, out_features, sums);
+    requantize(sums, 2, q, out_features, out_zp, lo, hi, y + b * out_features);
+    requantize(sums + 1, 2, q, out_features, out_zp, lo, hi, y + (b + 1) * out_features);
   }
   if (b < batch) {
     s8_widen(x + b * n, &alone, n);
-    s8_gemm_1col(w, buffer, n, out_features, &rq, y + b * out_features);
+    s8_sums_1col(w, buffer, n, out_features, sums);
+    requantize(sums, 1, q, out_features, out_zp, lo, hi, y + b * out_features);
   }
 }
 #endif

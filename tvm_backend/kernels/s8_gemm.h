@@ -1,7 +1,9 @@
 /* The int8 micro-kernels' matrix product: output channels (rows of int8
  * weights, TFLite's OHWI or OI order) times columns of int16 inputs (one per
  * output pixel or batch row), blocked two rows by two columns as CMSIS-NN's
- * GEMM is, so that each loaded word serves two products' pairs.
+ * GEMM is, so that each loaded word serves two products' pairs. It gives
+ * the int32 sums; each kernel requantizes them in a loop of its own (its
+ * rounding, and registers the products' loop does not hold).
  *
  * A column's first n & ~3 inputs come in groups of four, reordered as
  * x0 x2 x1 x3: SXTB16 widens a weight word's bytes 0 and 2 into one register
@@ -13,12 +15,6 @@
 #define FFI_CORE_KERNELS_S8_GEMM_H_
 
 #include "s8_primitives.h"
-
-typedef struct {
-  const int32_t* q; /* per channel: bias (input zero point folded), mantissa, shift */
-  int32_t out_zp, lo, hi;
-  int32_t once; /* FULLY_CONNECTED's reference rounds once (s8_requantize_once) */
-} S8Requant;
 
 /* Where a column's inputs go among `cols` (1 or 2) interleaved columns of
  * n inputs: column j's groups start at group + 4 * j, a group every
@@ -56,11 +52,6 @@ static inline int32_t s8_dot_tail(const int8_t* w, const int16_t* c, int32_t t, 
 }
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-/* acc plus a weight word's four products with a column group. */
-static inline int32_t s8_mac4(int32_t w02, int32_t w13, const int16_t* c, int32_t acc) {
-  return s8_smlad(w13, s8_load32(c + 2), s8_smlad(w02, s8_load32(c), acc));
-}
-
 /* Eight k of two interleaved columns. */
 typedef struct {
   int16_t v[16];
@@ -72,6 +63,23 @@ typedef struct {
   __asm__("ldrd %0, %1, [%2, #" #offset "]" \
           : "=&r"(x02), "=&r"(x13)          \
           : "r"(c), "m"(*(const S8Groups*)(c)))
+
+/* A column group as the four-product step takes it: its two words. */
+typedef struct {
+  int32_t x02, x13;
+} S8Group;
+
+static inline S8Group s8_group(const int16_t* c) {
+  S8Group g = {s8_load32(c), s8_load32(c + 2)};
+  return g;
+}
+
+/* acc plus a row's four weights at w times a column group: one weight
+ * word, two SXTB16, two SMLAD. */
+static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
+  const int32_t v = s8_load32(w);
+  return s8_smlad(s8_lanes13(v), x.x13, s8_smlad(s8_lanes02(v), x.x02, acc));
+}
 
 /* Four k of rows w0 w1 (from byte wk on) against both columns' group at
  * byte ck: 2 weight words, 2 LDRD, 4 SXTB16, 8 SMLAD. */
@@ -114,46 +122,6 @@ static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t*
   acc[3] = s8_dot_tail(w1, c + t, t, a11);
 }
 
-/* acc[r] = row r . column c, rows w, w + n, w + 2n, w + 3n. */
-static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int32_t* acc) {
-  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  const int8_t* w1 = w + n;
-  const int8_t* w2 = w1 + n;
-  const int8_t* w3 = w2 + n;
-  for (int32_t i = n >> 2; i != 0; --i) {
-    int32_t x02 = s8_load32(c), x13 = s8_load32(c + 2);
-    int32_t v = s8_load32(w);
-    a0 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a0));
-    v = s8_load32(w1);
-    a1 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a1));
-    v = s8_load32(w2);
-    a2 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a2));
-    v = s8_load32(w3);
-    a3 = s8_smlad(s8_lanes13(v), x13, s8_smlad(s8_lanes02(v), x02, a3));
-    w += 4;
-    w1 += 4;
-    w2 += 4;
-    w3 += 4;
-    c += 4;
-  }
-  int32_t t = n & 3;
-  acc[0] = s8_dot_tail(w, c, t, a0);
-  acc[1] = s8_dot_tail(w1, c, t, a1);
-  acc[2] = s8_dot_tail(w2, c, t, a2);
-  acc[3] = s8_dot_tail(w3, c, t, a3);
-}
-
-/* row w . column c (columns step apart: 4 alone, 8 interleaved). */
-static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_t* tail,
-                                 int32_t step, int32_t n) {
-  int32_t a = 0;
-  const int8_t* end = w + (n & ~3);
-  for (; w != end; w += 4, c += step) {
-    int32_t v = s8_load32(w);
-    a = s8_mac4(s8_lanes02(v), s8_lanes13(v), c, a);
-  }
-  return s8_dot_tail(w, tail, n & 3, a);
-}
 #else
 /* Without the DSP extension, one k at a time: its weights against its
  * inputs, at place cj of the reordered group (x0 x2 x1 x3), each loaded
@@ -186,30 +154,36 @@ static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t*
   acc[3] = s8_dot_tail(w1, c + t, t, a11);
 }
 
-#define S8_MAC_4X1(j, cj) \
-  do {                    \
-    int32_t x = c[cj];    \
-    a0 += w[j] * x;       \
-    a1 += w1[j] * x;      \
-    a2 += w2[j] * x;      \
-    a3 += w3[j] * x;      \
-  } while (0)
+/* A column group as the four-product step takes it: its inputs x0 x2 x1
+ * x3, loaded once for every row. */
+typedef struct {
+  int32_t x0, x2, x1, x3;
+} S8Group;
 
+static inline S8Group s8_group(const int16_t* c) {
+  S8Group g = {c[0], c[1], c[2], c[3]};
+  return g;
+}
+
+static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
+  return acc + w[0] * x.x0 + w[1] * x.x1 + w[2] * x.x2 + w[3] * x.x3;
+}
+#endif
+
+/* acc[r] = row r . column c, rows w, w + n, w + 2n, w + 3n: a group of the
+ * column against each row's four weights (a pointer a row, each load's
+ * post-increment its step). */
 static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int32_t* acc) {
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int8_t* w1 = w + n;
   const int8_t* w2 = w1 + n;
   const int8_t* w3 = w2 + n;
-  for (int32_t i = n >> 2; i != 0; --i) {
-    S8_MAC_4X1(0, 0);
-    S8_MAC_4X1(1, 2);
-    S8_MAC_4X1(2, 1);
-    S8_MAC_4X1(3, 3);
-    w += 4;
-    w1 += 4;
-    w2 += 4;
-    w3 += 4;
-    c += 4;
+  for (const int8_t* end = w + (n & ~3); w != end; w += 4, w1 += 4, w2 += 4, w3 += 4, c += 4) {
+    const S8Group x = s8_group(c);
+    a0 = s8_step4(w, x, a0);
+    a1 = s8_step4(w1, x, a1);
+    a2 = s8_step4(w2, x, a2);
+    a3 = s8_step4(w3, x, a3);
   }
   int32_t t = n & 3;
   acc[0] = s8_dot_tail(w, c, t, a0);
@@ -218,78 +192,40 @@ static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int3
   acc[3] = s8_dot_tail(w3, c, t, a3);
 }
 
-/* acc plus a row's four inputs times a column group's. */
-static inline int32_t s8_mac4(const int8_t* w, const int16_t* c, int32_t acc) {
-  return acc + w[0] * c[0] + w[1] * c[2] + w[2] * c[1] + w[3] * c[3];
-}
-
+/* row w . column c (columns step apart: 4 alone, 8 interleaved). */
 static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_t* tail,
                                  int32_t step, int32_t n) {
   int32_t a = 0;
   const int8_t* end = w + (n & ~3);
-  for (; w != end; w += 4, c += step) a = s8_mac4(w, c, a);
+  for (; w != end; w += 4, c += step) a = s8_step4(w, s8_group(c), a);
   return s8_dot_tail(w, tail, n & 3, a);
 }
-#endif
 
-static inline int8_t s8_output(int32_t acc, const S8Channel* c, const S8Requant* rq) {
-  return rq->once ? s8_requantize_once(acc, c, rq->out_zp, rq->lo, rq->hi)
-                  : s8_requantize(acc, c, rq->out_zp, rq->lo, rq->hi);
-}
-
-/* Every channel's outputs y0[ch], y1[ch] for the two interleaved columns in
- * buffer. Not inlined: its loops get the registers a caller's frame with a
- * variable-length column buffer would keep. */
-static __attribute__((noinline)) void s8_gemm_2cols(const int8_t* w, const int16_t* buffer,
-                                                    int32_t n, int32_t channels,
-                                                    const S8Requant* requant, int8_t* y0,
-                                                    int8_t* y1) {
-  const S8Requant rq = *requant;
+/* Every channel's sums for the two interleaved columns in buffer, each
+ * channel's two side by side in sums (2 x channels). Not inlined: its
+ * loops get the registers a caller's frame with a variable-length column
+ * buffer would keep. */
+static __attribute__((noinline)) void s8_sums_2cols(const int8_t* w, const int16_t* buffer,
+                                                    int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
   for (; ch + 2 <= channels; ch += 2) {
-    int32_t acc[4];
     const int8_t* row = w + ch * n;
-    s8_dot_2x2(row, row + n, buffer, n, acc);
-    S8Channel c0 = s8_channel(rq.q + ch * 3), c1 = s8_channel(rq.q + ch * 3 + 3);
-    y0[ch] = s8_output(acc[0], &c0, &rq);
-    y1[ch] = s8_output(acc[1], &c0, &rq);
-    y0[ch + 1] = s8_output(acc[2], &c1, &rq);
-    y1[ch + 1] = s8_output(acc[3], &c1, &rq);
+    s8_dot_2x2(row, row + n, buffer, n, sums + 2 * ch);
   }
   if (ch < channels) {
     const int8_t* row = w + ch * n;
-    S8Channel c0 = s8_channel(rq.q + ch * 3);
     S8Column k0 = s8_column((int16_t*)buffer, n, 2, 0), k1 = s8_column((int16_t*)buffer, n, 2, 1);
-    int32_t a0 = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
-    int32_t a1 = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
-    y0[ch] = s8_output(a0, &c0, &rq);
-    y1[ch] = s8_output(a1, &c0, &rq);
+    sums[2 * ch] = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
+    sums[2 * ch + 1] = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
   }
 }
 
-/* Every channel's output y[ch] for the lone column in buffer. */
-static __attribute__((noinline)) void s8_gemm_1col(const int8_t* w, const int16_t* buffer,
-                                                   int32_t n, int32_t channels,
-                                                   const S8Requant* requant, int8_t* y) {
-  const S8Requant rq = *requant;
+/* Every channel's sum for the lone column in buffer. */
+static __attribute__((noinline)) void s8_sums_1col(const int8_t* w, const int16_t* buffer,
+                                                   int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
-  for (; ch + 4 <= channels; ch += 4) {
-    int32_t acc[4];
-    s8_dot_4x1(w + ch * n, buffer, n, acc);
-    const int32_t* q = rq.q + ch * 3;
-    S8Channel c0 = s8_channel(q), c1 = s8_channel(q + 3);
-    y[ch] = s8_output(acc[0], &c0, &rq);
-    y[ch + 1] = s8_output(acc[1], &c1, &rq);
-    c0 = s8_channel(q + 6);
-    c1 = s8_channel(q + 9);
-    y[ch + 2] = s8_output(acc[2], &c0, &rq);
-    y[ch + 3] = s8_output(acc[3], &c1, &rq);
-  }
-  for (; ch < channels; ++ch) {
-    int32_t a = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
-    S8Channel c = s8_channel(rq.q + ch * 3);
-    y[ch] = s8_output(a, &c, &rq);
-  }
+  for (; ch + 4 <= channels; ch += 4) s8_dot_4x1(w + ch * n, buffer, n, sums + ch);
+  for (; ch < channels; ++ch) sums[ch] = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
 }
 
 #endif
