@@ -108,6 +108,14 @@ void RouteCxxModules(const char* name, CxxModuleCall cxx, CxxModuleCall otherwis
 // makes ffi.ModuleGetFunction on demand.
 struct Registration {
   Registration() {
+    // ffi.Module's metadata as upstream's ObjectDef<ModuleObj> registers it:
+    // the C++ class's size, no creator, no structural kind. Its one field,
+    // `imports_`, extra/frontend registers; ffi-core's own modules are laid
+    // out otherwise, and the field's getter reads either.
+    TVMFFITypeMetadata metadata{};
+    metadata.total_size = sizeof(ModuleObj);
+    metadata.structural_eq_hash_kind = kTVMFFISEqHashKindUnsupported;
+    TVM_FFI_CHECK_SAFE_CALL(TVMFFITypeRegisterMetadata(TypeIndex::kTVMFFIModule, &metadata));
     ffi_core::SetCxxModuleLookup(&LookupFromCxxImports);
     RouteCxxModules("ffi.ModuleGetFunction", [](ModuleObj* m, PackedArgs args) -> Any {
       return m->GetFunction(args[1].cast<String>(), args[2].cast<bool>());

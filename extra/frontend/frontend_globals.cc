@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "dataclass/access_path.h"
+#include "dataclass/any_key_attrs.h"
 #include "dataclass/enum_state.h"
 #include "dataclass/py_class.h"
 #include "dataclass/type_convert.h"
@@ -270,6 +271,7 @@ void Report(const char* name) {
 // (Core's state is constant-initialized, so nothing of it waits on a
 // constructor.)
 __attribute__((constructor(200))) void RegisterFrontendGlobals() {
+  if (!frontend::InstallAnyKeyAttrs().ok()) Report("__any_hash__ and __any_equal__");
   for (const LibraryType& t : kLibraryTypes) {
     if (!RegisterLibraryType(t).ok()) Report(t.key);
   }

@@ -69,6 +69,25 @@ def test_maps_out(lib, n):
     assert (n in m) is False and (n - 1 in m) is (n > 0)
 
 
+@pytest.mark.parametrize("n", [1, 4, 5, 40])
+def test_value_hashed_keys_both_ways(lib, n):
+    # Each Python int past 64 bits becomes a new ffi.BigInt, so a key found
+    # is found by value: in a map ffi-core's ffi.Map built, looked up by the
+    # kernel's inline AnyHash/AnyEqual, and the other way round.
+    base = 1 << 100
+    m = tvm_ffi.Map({base + i: i for i in range(n)})
+    assert all(lib.lookup_any(m, base + i) == i for i in range(n))
+    assert lib.lookup_any(m, base + n) == -1 and lib.lookup_any(m, -(base + 1)) == -1
+    out = lib.offset_keys(base, n)
+    assert len(out) == n
+    assert all(out[base + i] == i for i in range(n))
+    assert (base + n) not in out
+    keys = {tvm_ffi.StructuralKey([i, "x"]): i for i in range(n)}
+    m = tvm_ffi.Map(keys)
+    assert all(lib.lookup_any(m, tvm_ffi.StructuralKey([i, "x"])) == i for i in range(n))
+    assert lib.lookup_any(m, tvm_ffi.StructuralKey([n, "x"])) == -1
+
+
 def test_tuples(lib):
     t = lib.make_tuple(3, "name")
     assert len(t) == 4

@@ -152,6 +152,7 @@ def test_module_metadata_and_doc(typed):
 def test_module_imports(typed, objects):
     typed.import_module(objects)
     try:
+        assert [m.kind for m in typed.imports] == [objects.kind]  # the `imports_` field
         assert not typed.implements_function("make_counter")
         assert typed.implements_function("make_counter", query_imports=True)
         assert typed.get_function_metadata("make_counter", query_imports=True) is None
@@ -160,6 +161,7 @@ def test_module_imports(typed, objects):
     finally:
         typed.clear_imports()
     assert not typed.implements_function("make_counter", query_imports=True)
+    assert typed.imports == []
 
 
 def test_module_write_to_file_is_refused(typed, tmp_path):

@@ -4,7 +4,8 @@ ctest runs this file with the wheel's runtime and with ffi-core's (the package
 overlay), so each answer here is the wheel's too: the metadata a C++ library
 registered a global function with (ffi.GetGlobalFuncMetadata), the keys of
 every registered type (ffi.GetRegisteredTypeKeys), the enum base types'
-fields, the core types' "__ffi_convert__" and ffi.FunctionFromExternC.
+fields, the core types' "__ffi_convert__", ffi.Module's registered layout and
+ffi.FunctionFromExternC.
 """
 
 import ctypes
@@ -15,6 +16,7 @@ import tvm_ffi
 import tvm_ffi.testing  # registers the testing library's functions and types
 from tvm_ffi.core import Object, TypeSchema, _lookup_type_attr, _object_type_key_to_index
 from tvm_ffi.dataclasses import py_class
+from tvm_ffi.stub.lib_state import object_info_from_type_key
 
 _names = itertools.count()
 
@@ -62,6 +64,16 @@ def test_registered_type_keys_list_every_type_once():
     assert expected <= set(keys)
     for key in keys:
         assert tvm_ffi.core._object_type_key_to_index(key) is not None, key
+
+
+def test_module_layout_is_the_cxx_class():
+    # ffi.Module's registration describes upstream's C++ ModuleObj: a vtable
+    # pointer, the header, then `imports_` and a look-up cache, both a
+    # pointer wide; offsets count from the header.
+    info = object_info_from_type_key("ffi.Module")
+    ptr = ctypes.sizeof(ctypes.c_void_p)
+    assert info.total_size == ptr + 24 + 2 * ptr
+    assert [(f.name, f.offset, f.size, f.alignment) for f in info.fields] == [("imports_", 24, ptr, ptr)]
 
 
 def test_payload_enums_read_value_as_their_index():

@@ -212,6 +212,12 @@ def test_structural_key():
     assert k1.__hash__() == structural_hash(k1.key) & 0xFFFFFFFFFFFFFFFF
     assert k1 == k2 and k1 != k3 and k1 == k1
     assert {k1: "one", k3: "three"}[k2] == "one"
+    # As map keys too (their type's __any_hash__ / __any_equal__): k2 is k1.
+    m = tvm_ffi.Map({k1: 1, k3: 3, k2: 2})
+    assert len(m) == 2 and m[k1] == 2 and m[k2] == 2 and m[k3] == 3
+    d = tvm_ffi.Dict({k1: 1})
+    d[k2] = 2
+    assert len(d) == 1 and d[k1] == 2
     with pytest.raises(TypeError):
         tvm_ffi.StructuralKey(Plain(1))
 

@@ -1,9 +1,12 @@
 // Containers through the C API, as a caller in another language sees them:
 // the ffi.* globals make and change them, and their bytes sit where
 // upstream's headers read them inline (TVMFFISeqCell after the header).
+#include <ffi_core/container/any_hash.h>
 #include <ffi_core/container/array.h>
 #include <ffi_core/container/list.h>
 #include <ffi_core/container/map.h>
+#include <ffi_core/container/object_key_hooks.h>
+#include <ffi_core/container/shape.h>
 
 #include <cstddef>
 #include <string>
@@ -438,4 +441,72 @@ TEST_CASE("with only a TVMFFICustomAllocator, containers of any size take every 
   CHECK(counts.live == 0);
   REQUIRE(TVMFFISetCustomAllocator(nullptr) == 0);
   SetAllocator(previous);
+}
+
+namespace {
+
+// Object key hooks that make a Shape a key by its dimensions, as a type's
+// __any_hash__ / __any_equal__ make one on the host.
+bool ShapeDimsHash(const TVMFFIAny& key, uint64_t* hash) {
+  if (key.type_index != kTVMFFIShape) return false;
+  const TVMFFIShapeCell* cell = TVMFFIShapeGetCellPtr(key.v_obj);
+  *hash = HashBytes(reinterpret_cast<const char*>(cell->data), cell->size * sizeof(int64_t));
+  return true;
+}
+
+bool ShapeDimsEqual(const TVMFFIAny& a, const TVMFFIAny& b, bool* equal) {
+  if (a.type_index != kTVMFFIShape) return false;
+  const TVMFFIShapeCell* x = TVMFFIShapeGetCellPtr(a.v_obj);
+  const TVMFFIShapeCell* y = TVMFFIShapeGetCellPtr(b.v_obj);
+  *equal = x->size == y->size && std::memcmp(x->data, y->data, x->size * sizeof(int64_t)) == 0;
+  return true;
+}
+
+constexpr ObjectKeyHooks kShapeDims = {&ShapeDimsHash, &ShapeDimsEqual};
+
+Shape ShapeOf(int64_t a, int64_t b) {
+  const int64_t dims[2] = {a, b};
+  return Shape::FromDims(dims, 2).value();
+}
+
+// Keys 0..n-1 set in a new Dict, each a fresh Shape {i, i}.
+Dict DictOfShapes(int64_t n) {
+  Dict d = Dict::FromPairs(nullptr, 0).value();
+  for (int64_t i = 0; i < n; ++i) REQUIRE(d.Set(ShapeOf(i, i), i).ok());
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("object keys hash and compare by identity, or by value where hooks are installed") {
+  AllocatorScope scope;
+  const Shape a = ShapeOf(2, 3);
+  const Shape b = ShapeOf(2, 3);
+  CHECK_FALSE(AnyEqual(a, b));  // no hooks: two objects, two keys
+  CHECK(AnyHash(a) != AnyHash(b));
+  CHECK(DictOfShapes(3).Find(ShapeOf(1, 1)) == nullptr);
+
+  SetObjectKeyHooks(&kShapeDims);
+  CHECK(AnyEqual(a, b));
+  CHECK_FALSE(AnyEqual(a, ShapeOf(3, 2)));
+  uint64_t by_value = 0;
+  REQUIRE(ShapeDimsHash(AnyView(a).raw(), &by_value));
+  CHECK(AnyHash(a) == HashCombine(kTVMFFIShape, by_value));  // as upstream combines it
+  CHECK(AnyHash(a) == AnyHash(b));
+  CHECK(AnyHash(int64_t{7}) == HashCombine(kTVMFFIInt, 7));  // plain values as before
+  // An equal key is the same key, in the small form and in the dense one.
+  for (int64_t n : {3, 40}) {
+    Dict d = DictOfShapes(n);
+    REQUIRE(d.Set(ShapeOf(1, 1), int64_t{-1}).ok());
+    CHECK(d.size() == static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t want = i == 1 ? -1 : i;
+      CHECK(Int(Any::FromView(d.At(ShapeOf(i, i)).value()).value()) == want);
+    }
+    CHECK(d.Find(ShapeOf(n, n)) == nullptr);
+    REQUIRE(d.Erase(ShapeOf(0, 0)).ok());
+    CHECK(d.Find(ShapeOf(0, 0)) == nullptr);
+  }
+  SetObjectKeyHooks(nullptr);
+  CHECK_FALSE(AnyEqual(a, b));
 }

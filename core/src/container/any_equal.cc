@@ -1,4 +1,5 @@
 #include <ffi_core/container/any_equal.h>
+#include <ffi_core/container/object_key_hooks.h>
 #include <ffi_core/same_bytes.h>
 #include <ffi_core/string.h>
 
@@ -22,9 +23,14 @@ bool AnyEqual(const AnyView& a, const AnyView& b) {
     const TVMFFIByteArray y = detail::ByteSequenceView(b.raw());
     return SameBytes(x.data, x.size, y.data, y.size);
   }
-  // Objects by identity, plain values bit for bit (a NaN equals itself, -0.0
-  // is not 0.0), as upstream compares them.
-  return a.type_index() == b.type_index() && a.raw().v_uint64 == b.raw().v_uint64;
+  // Plain values bit for bit (a NaN equals itself, -0.0 is not 0.0), objects
+  // by identity unless their type compares by value, as upstream compares them.
+  if (a.type_index() != b.type_index()) return false;
+  if (a.raw().v_uint64 == b.raw().v_uint64) return true;
+  const ObjectKeyHooks* hooks = detail::g_object_key_hooks;
+  bool equal = false;
+  return a.type_index() >= kTVMFFIStaticObjectBegin && hooks != nullptr &&
+         hooks->equal(a.raw(), b.raw(), &equal) && equal;
 }
 
 }  // namespace ffi_core

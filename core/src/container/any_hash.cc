@@ -1,4 +1,5 @@
 #include <ffi_core/container/any_hash.h>
+#include <ffi_core/container/object_key_hooks.h>
 #include <ffi_core/string.h>
 
 #include <cstring>
@@ -61,8 +62,15 @@ uint64_t AnyHash(const AnyView& v) {
       const TVMFFIByteArray b = detail::ByteSequenceView(raw);
       return HashCombine(static_cast<uint64_t>(raw.type_index), HashBytes(b.data, b.size));
     }
-    default:
+    default: {
+      const ObjectKeyHooks* hooks = detail::g_object_key_hooks;
+      uint64_t by_value = 0;
+      if (raw.type_index >= kTVMFFIStaticObjectBegin && hooks != nullptr &&
+          hooks->hash(raw, &by_value)) {
+        return HashCombine(static_cast<uint64_t>(raw.type_index), by_value);
+      }
       return HashCombine(static_cast<uint64_t>(raw.type_index), raw.v_uint64);
+    }
   }
 }
 

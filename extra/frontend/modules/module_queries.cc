@@ -226,11 +226,12 @@ Status WriteToFile(PackedArgs args, Any*) {
                      "them"});
 }
 
-// Upstream's one field of ffi.Module, `imports_`, read for either layout:
-// registered at offset 0, the getter is handed the module's header. A
+// Upstream's one field of ffi.Module, `imports_`, read for either layout. A
 // tvm::ffi::ModuleObj made in C++ keeps its imports in an Array<Any>, its
-// first member after the header (core_module.h); ffi-core's own modules in
-// their import slots, which become a new Array.
+// first member after the header (core_module.h), where the field is
+// registered as upstream's; ffi-core's own modules in their import slots,
+// which become a new Array. The getter is handed the field's address either
+// way, the header's plus that offset.
 Expected<Any> Imports(TVMFFIObject* obj) {
   if (!IsCoreModule(obj)) {
     TVMFFIAny raw = NoneAny();
@@ -254,7 +255,8 @@ Expected<Any> Imports(TVMFFIObject* obj) {
 }
 
 int ImportsGetter(void* field, TVMFFIAny* result) {
-  Expected<Any> imports = Imports(static_cast<TVMFFIObject*>(field));
+  Expected<Any> imports =
+      Imports(reinterpret_cast<TVMFFIObject*>(static_cast<char*>(field) - sizeof(TVMFFIObject)));
   if (!imports.ok()) return -1;
   *result = std::move(imports).value().ReleaseRaw();
   return 0;
@@ -270,7 +272,7 @@ Status RegisterImportsField() {
   info.metadata = TVMFFIByteArray{kMetadata, sizeof(kMetadata) - 1};
   info.size = sizeof(void*);
   info.alignment = alignof(void*);
-  info.offset = 0;
+  info.offset = sizeof(TVMFFIObject);
   info.getter = &ImportsGetter;
   info.default_value_or_factory = NoneAny();
   info.field_static_type_index = kTVMFFIArray;

@@ -1,12 +1,9 @@
 // "ffi.StructuralKey" (the type and its constructor) and
 // "ffi.StructuralKeyEqual": a value kept with its structural hash, which
 // upstream's package uses as a Python dict key (its __hash__ reads
-// hash_i64, its __eq__ calls StructuralKeyEqual). Upstream also gives the
-// type __any_hash__ / __any_equal__ attributes so that ffi.Map keys compare
-// structurally; ffi-core's maps hash every object by identity, and so do
-// kernels built with upstream's headers as long as the type has no such
-// attribute, so it registers none: a map keyed by structural keys keeps
-// equal keys apart.
+// hash_i64, its __eq__ calls StructuralKeyEqual). As upstream, the type's
+// __any_hash__ / __any_equal__ attributes make it an ffi.Map or ffi.Dict key
+// by structure: its hash_i64, and structural equality.
 #include <ffi_core/error.h>
 #include <ffi_core/function.h>
 #include <ffi_core/object.h>
@@ -14,6 +11,7 @@
 #include <cstddef>
 #include <utility>
 
+#include "dataclass/any_key_attrs.h"
 #include "dataclass/native_type.h"
 #include "dataclass/object_fields.h"
 #include "dataclass_globals.h"
@@ -70,6 +68,26 @@ Status StructuralKeyEqual(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// As map keys: the hash kept, and StructuralKeyEqual.
+TVMFFIAny KeyHash(const TVMFFIAny& key) noexcept {
+  TVMFFIAny r = NoneAny();
+  r.type_index = kTVMFFIInt;
+  r.v_int64 = reinterpret_cast<const StructuralKeyObj*>(key.v_obj)->hash_i64;
+  return r;
+}
+
+TVMFFIAny KeyEqual(const TVMFFIAny& lhs, const TVMFFIAny& rhs) noexcept {
+  const auto* a = reinterpret_cast<const StructuralKeyObj*>(lhs.v_obj);
+  const auto* b = reinterpret_cast<const StructuralKeyObj*>(rhs.v_obj);
+  Expected<bool> equal = a == b;
+  if (a != b && a->hash_i64 == b->hash_i64) equal = StructuralEqual(a->key, b->key, false, false);
+  if (!equal.ok()) return RaisedAsAnyKeyResult();
+  TVMFFIAny r = NoneAny();
+  r.type_index = kTVMFFIBool;
+  r.v_int64 = equal.value() ? 1 : 0;
+  return r;
+}
+
 }  // namespace
 
 Status RegisterStructuralKey() {
@@ -79,6 +97,7 @@ Status RegisterStructuralKey() {
       {"hash_i64", offsetof(StructuralKeyObj, hash_i64), 8, &GetInt64Field, kIntFieldSchema},
   };
   FFI_CORE_RETURN_IF_ERROR(RegisterNativeType("ffi.StructuralKey", &g_key_index, fields, 2));
+  FFI_CORE_RETURN_IF_ERROR(RegisterAnyKeyAttrs(g_key_index, &KeyHash, &KeyEqual));
   static constexpr GlobalEntry kGlobals[] = {
       {"ffi.StructuralKey", &MakeStructuralKey},
       {"ffi.StructuralKeyEqual", &StructuralKeyEqual},

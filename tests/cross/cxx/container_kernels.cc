@@ -4,6 +4,7 @@
 // layout, so these run only if the runtime's containers have upstream's
 // bytes. Loaded by ffi-core's runtime and by the wheel's, from C
 // (cxx_kernel_loader.c) and from Python (test_container_kernels.py).
+#include <tvm/ffi/big_int.h>
 #include <tvm/ffi/tvm_ffi.h>
 
 #include <algorithm>
@@ -60,6 +61,21 @@ ffi::Map<int64_t, int64_t> Squares(int64_t n) {
   return out;
 }
 
+// The value of `key` in a map of any keys, or -1: the headers' inline look-up
+// hashes and compares an object key through its type's __any_hash__ and
+// __any_equal__ (big integers by value, structural keys by structure).
+int64_t LookupAny(ffi::Map<ffi::Any, int64_t> map, ffi::Any key) {
+  auto it = map.find(key);
+  return it == map.end() ? -1 : (*it).second;
+}
+
+// {base + i: i} for i < n, each key a big integer made here.
+ffi::Map<ffi::Any, int64_t> OffsetKeys(ffi::BigInt base, int64_t n) {
+  ffi::Map<ffi::Any, int64_t> out;
+  for (int64_t i = 0; i < n; ++i) out.Set(base + ffi::BigInt(i), i);
+  return out;
+}
+
 // (n, name, [0, ..., n - 1], Shape(n, 2)).
 ffi::Tuple<int64_t, ffi::String, ffi::Array<int64_t>, ffi::Shape> MakeTuple(int64_t n,
                                                                             ffi::String name) {
@@ -106,6 +122,8 @@ TVM_FFI_DLL_EXPORT_TYPED_FUNC(row_sums, RowSums);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(lookup, Lookup);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(describe, Describe);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(squares, Squares);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(lookup_any, LookupAny);
+TVM_FFI_DLL_EXPORT_TYPED_FUNC(offset_keys, OffsetKeys);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(make_tuple, MakeTuple);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(read_tuple, ReadTuple);
 TVM_FFI_DLL_EXPORT_TYPED_FUNC(volume, Volume);

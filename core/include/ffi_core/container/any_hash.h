@@ -1,6 +1,7 @@
 // Hashing of Any values as upstream's maps hash keys (its AnyHash): strings
 // and bytes by their bytes whichever form holds them, everything else by
-// type index and bits (objects by identity). A dense map built here is read
+// type index and bits (objects by identity, but where their type hashes by
+// value: object_key_hooks.h). A dense map built here is read
 // inline by upstream's headers, which find a key by this hash, so the
 // numbers must be upstream's own.
 #ifndef FFI_CORE_CONTAINER_ANY_HASH_H_
