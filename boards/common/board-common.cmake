@@ -64,8 +64,9 @@ add_library(ffi_core_board OBJECT
   "${_ffi_core_common}/startup.c"
   "${_ffi_core_common}/syscalls.c"
   "${_ffi_core_common}/systick.c"
-  "${FFI_CORE_BOARDS_DIR}/common/argv_split.c")
-# What every board's startup shares (argv_split.h).
+  "${FFI_CORE_BOARDS_DIR}/common/argv_split.c"
+  "${FFI_CORE_BOARDS_DIR}/common/stack_use.c")
+# What every board's startup shares (argv_split.h, stack_use.h).
 target_include_directories(ffi_core_board PRIVATE "${FFI_CORE_BOARDS_DIR}/common")
 # The board services' header (board.h, systick.h) is one for every board.
 target_include_directories(ffi_core_board PUBLIC
