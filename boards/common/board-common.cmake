@@ -7,6 +7,7 @@
 #   FFI_CORE_BOARD_NUM_IRQS       external interrupts in the vector table
 #   FFI_CORE_BOARD_COMMON         folder of its startup code and section layout:
 #                                 common (Cortex-M, the default) or riscv_common
+#   FFI_CORE_BOARD_CMDLINE_MAX    optional: bytes of the command-line buffer (512)
 # and then includes this file. See boards/README.md for the contract.
 
 get_filename_component(FFI_CORE_BOARDS_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -82,6 +83,12 @@ target_link_options(ffi_core_board INTERFACE
 target_compile_definitions(ffi_core_board PRIVATE
   "FFI_CORE_BOARD_NAME=\"${FFI_CORE_BOARD}\""
   "FFI_CORE_BOARD_NUM_IRQS=${FFI_CORE_BOARD_NUM_IRQS}")
+# FFI_CORE_BOARD_CMDLINE_MAX: the command line's buffer, where the board
+# sets one (startup.c's default otherwise).
+if(FFI_CORE_BOARD_CMDLINE_MAX)
+  target_compile_definitions(ffi_core_board PRIVATE
+    "FFI_CORE_BOARD_CMDLINE_MAX=${FFI_CORE_BOARD_CMDLINE_MAX}")
+endif()
 target_compile_options(ffi_core_board PRIVATE -Wall -Wextra -Werror)
 
 # Turns an add_executable() target into a bootable image for this board:

@@ -33,12 +33,14 @@ struct ModelTensor {
   int bytes;
 };
 
-// One argument of a kernel call; `blob`: the weight blob, read in place.
+// One argument of a kernel call; `blob`: the weight blob, read in place;
+// `written`: the kernel writes it (an output, a state updated in place).
 struct ModelKernelArg {
   DLDataType dtype;
   int ndim;
   int64_t shape[6];
   bool blob;
+  bool written;
 };
 
 constexpr int kKernelMaxArgs = 8;
@@ -273,8 +275,9 @@ extern "C" const uint8_t MODEL_CONSTANTS[];
 
 // Instructions in the model's kernels: each call of main's again, alone,
 // through the system library, on scratch activations and the weight blob in
-// place (their work does not depend on the values). The scratch comes from
-// the heap, free between inferences (the micro:bit has no RAM for more).
+// place (their work does not depend on the values): what a kernel writes one
+// argument after the other, what it only reads over those. The scratch comes
+// from the heap, free between inferences (the micro:bit has no RAM for more).
 __attribute__((noinline)) uint64_t KernelInstructions(TVMFFIAny module) {
   uint64_t total = 0;
   auto* scratch =
@@ -300,8 +303,11 @@ __attribute__((noinline)) uint64_t KernelInstructions(TVMFFIAny module) {
     uint8_t* at = scratch;
     for (int i = 0; i < k.num_args; ++i) {
       const ModelKernelArg& a = k.args[i];
-      tensors[i] = Input(a.blob ? MODEL_CONSTANTS : at, a.dtype, a.shape, a.ndim);
-      if (!a.blob) {
+      tensors[i] = Input(a.blob      ? MODEL_CONSTANTS
+                         : a.written ? at
+                                     : scratch,
+                         a.dtype, a.shape, a.ndim);
+      if (a.written) {
         int64_t n = a.dtype.bits / 8;
         for (int d = 0; d < a.ndim; ++d) n *= a.shape[d];
         at += (n + 3) / 4 * 4;
