@@ -7,6 +7,7 @@
 #   FFI_CORE_BOARD_NUM_IRQS       external interrupts in the vector table
 #   FFI_CORE_BOARD_COMMON         folder of its startup code and section layout:
 #                                 common (Cortex-M, the default) or riscv_common
+#   FFI_CORE_BOARD_CMDLINE_MAX    optional: bytes of the command-line buffer (512)
 # and then includes this file. See boards/README.md for the contract.
 
 get_filename_component(FFI_CORE_BOARDS_DIR "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -64,8 +65,9 @@ add_library(ffi_core_board OBJECT
   "${_ffi_core_common}/startup.c"
   "${_ffi_core_common}/syscalls.c"
   "${_ffi_core_common}/systick.c"
-  "${FFI_CORE_BOARDS_DIR}/common/argv_split.c")
-# What every board's startup shares (argv_split.h).
+  "${FFI_CORE_BOARDS_DIR}/common/argv_split.c"
+  "${FFI_CORE_BOARDS_DIR}/common/stack_use.c")
+# What every board's startup shares (argv_split.h, stack_use.h).
 target_include_directories(ffi_core_board PRIVATE "${FFI_CORE_BOARDS_DIR}/common")
 # The board services' header (board.h, systick.h) is one for every board.
 target_include_directories(ffi_core_board PUBLIC
@@ -81,6 +83,12 @@ target_link_options(ffi_core_board INTERFACE
 target_compile_definitions(ffi_core_board PRIVATE
   "FFI_CORE_BOARD_NAME=\"${FFI_CORE_BOARD}\""
   "FFI_CORE_BOARD_NUM_IRQS=${FFI_CORE_BOARD_NUM_IRQS}")
+# FFI_CORE_BOARD_CMDLINE_MAX: the command line's buffer, where the board
+# sets one (startup.c's default otherwise).
+if(FFI_CORE_BOARD_CMDLINE_MAX)
+  target_compile_definitions(ffi_core_board PRIVATE
+    "FFI_CORE_BOARD_CMDLINE_MAX=${FFI_CORE_BOARD_CMDLINE_MAX}")
+endif()
 target_compile_options(ffi_core_board PRIVATE -Wall -Wextra -Werror)
 
 # Turns an add_executable() target into a bootable image for this board:

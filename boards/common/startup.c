@@ -14,6 +14,7 @@
 #include "exception_frame.h"
 #include "ffi_core_board/board.h"
 #include "semihost.h"
+#include "stack_use.h"
 
 #ifndef FFI_CORE_BOARD_NAME
 #error "FFI_CORE_BOARD_NAME must be defined by board.cmake"
@@ -144,10 +145,11 @@ void ffi_core_board_exit(int status) {
 /* Without MSPLIM (pre-v8-M) an overflowing stack silently runs into the
  * heap and .bss. Where the core has an MPU (PMSAv6/v7, e.g. QEMU's M3/M4/M7;
  * QEMU's M0 has none) make the lowest STACK_GUARD_SIZE bytes of the stack
- * a no-access region, so an overflow faults instead. */
-static void enable_stack_guard(void) {
+ * a no-access region, so an overflow faults instead. Returns the guard's
+ * bytes (0 without an MPU). */
+static uint32_t enable_stack_guard(void) {
   if (((MPU_TYPE >> 8) & 0xFFu) == 0) {
-    return; /* no MPU regions */
+    return 0; /* no MPU regions */
   }
   MPU_RNR = 0;
   MPU_RBAR = (uint32_t)(uintptr_t)__stack_limit; /* aligned by the linker script */
@@ -155,6 +157,7 @@ static void enable_stack_guard(void) {
   MPU_RASR = (1u << 28) | (7u << 1) | 1u;
   MPU_CTRL = (1u << 2) | 1u; /* PRIVDEFENA: default map everywhere else */
   __asm__ volatile("dsb\n\tisb" ::: "memory");
+  return STACK_GUARD_SIZE;
 }
 #endif
 
@@ -193,8 +196,9 @@ void Reset_Handler(void) {
 #if IS_V8M_MAIN
   /* Stack overflow into the heap becomes a UsageFault (STKOF). */
   __asm__ volatile("msr msplim, %0" : : "r"(__stack_limit));
+  const uint32_t guard = 0;
 #else
-  enable_stack_guard();
+  const uint32_t guard = enable_stack_guard();
 #endif
 #if HAS_FAULT_STATUS
   /* Report MemManage/Bus/Usage(/Secure)Faults under their own name
@@ -205,6 +209,7 @@ void Reset_Handler(void) {
   /* newlib's crt0 is not used: copy .data from its load address, zero .bss. */
   memcpy(__data_start, __data_load, (size_t)((char*)__data_end - (char*)__data_start));
   memset(__bss_start__, 0, (size_t)((char*)__bss_end__ - (char*)__bss_start__));
+  ffi_core_board_stack_paint(__stack_limit + guard / sizeof(uint32_t));
 
   __libc_init_array(); /* C++ static constructors, __attribute__((constructor)) */
 

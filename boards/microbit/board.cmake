@@ -8,6 +8,9 @@ set(FFI_CORE_QEMU_CPU "")
 set(FFI_CORE_BOARD_LINKER_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/linker.ld")
 set(FFI_CORE_BOARD_NUM_IRQS 32)
 set(FFI_CORE_BOARD_PORT cortex_m0)  # armv6-m: PRIMASK sections
+# 16 KB of RAM: half the command-line buffer (the ELF's path and a few
+# arguments fit in 256 bytes).
+set(FFI_CORE_BOARD_CMDLINE_MAX 256)
 include("${CMAKE_CURRENT_LIST_DIR}/../common/board-common.cmake")
 # The doctest suite (~400 KB) does not fit in 256 KB of flash; the armv6-m
 # suite runs on mps2-an385-armv6m instead.

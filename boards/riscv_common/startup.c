@@ -13,6 +13,7 @@
 #include "argv_split.h"
 #include "console.h"
 #include "ffi_core_board/board.h"
+#include "stack_use.h"
 
 #ifndef FFI_CORE_BOARD_NAME
 #error "FFI_CORE_BOARD_NAME must be defined by board.cmake"
@@ -179,6 +180,7 @@ void ffi_core_reset(const void* fdt) {
   /* QEMU loads .data in place (the image runs from RAM): only .bss is
    * cleared. */
   memset(__bss_start__, 0, (size_t)((char*)__bss_end__ - (char*)__bss_start__));
+  ffi_core_board_stack_paint(__stack_limit);
   __libc_init_array();
   const int argc = build_argv(fdt);
   exit(main(argc, argv_table));

@@ -105,12 +105,12 @@ def reset(t):
 
 
 def kernel_calls(mod):
-    """(kernel, [(shape, dtype, is the weight blob) of each argument, new
-    outputs last]) of each call_tir and call_tir_inplace in main, in order (a
-    kernel may write several outputs, as the LSTM's does; those it writes in
-    place, the states, are among its arguments)."""
-    def spec(ty, blob=False):
-        return (tuple(int(d) for d in ty.shape), str(ty.dtype), blob)
+    """(kernel, [(shape, dtype, is the weight blob, is written) of each
+    argument, new outputs last]) of each call_tir and call_tir_inplace in
+    main, in order (a kernel may write several outputs, as the LSTM's does;
+    those it writes in place, the states, are among its arguments)."""
+    def spec(ty, blob=False, written=True):
+        return (tuple(int(d) for d in ty.shape), str(ty.dtype), blob, written)
 
     calls = []
     for block in mod["main"].body.blocks:
@@ -122,8 +122,9 @@ def kernel_calls(mod):
                 inplace = list(v.attrs.inplace_indices) if op.endswith("inplace") else []
                 new = [ty for k, ty in enumerate(outs) if not inplace or inplace[k] < 0]
                 calls.append((v.args[0].name_hint,
-                              [spec(a.ty, isinstance(a, tvm.ir.expr.Constant))
-                               for a in v.args[1].fields] + [spec(ty) for ty in new]))
+                              [spec(a.ty, isinstance(a, tvm.ir.expr.Constant), k in inplace)
+                               for k, a in enumerate(v.args[1].fields)] +
+                              [spec(ty) for ty in new]))
     return calls
 
 
@@ -236,22 +237,28 @@ def write_test(buf, opts):
         lines.append(f"#define MODEL_BAD_{what}_KIND {c_string(kind)}")
         lines.append(f"#define MODEL_BAD_{what}_MESSAGE {c_string(msg)}")
     # Each kernel call again, alone, for the runtime's share of an inference:
-    # activations on scratch RAM, the weight blob in place in flash.
+    # activations on scratch RAM, the weight blob in place in flash. What a
+    # kernel writes lies one argument after the other; what it only reads lies
+    # over them, at the scratch's start (its values do not matter).
     calls = kernel_calls(mod)
     scratch = 0
     lines.append("static const ModelKernelCall kKernelCalls[] = {")
     for name, args in calls:
         if len(args) > KERNEL_MAX_ARGS or any(dtype not in C_TYPES or len(shape) > MAX_DIMS
-                                              for shape, dtype, _ in args):
+                                              for shape, dtype, _, _ in args):
             sys.exit(f"{name}: the kernel share takes {KERNEL_MAX_ARGS} arguments at most, "
                      f"{', '.join(C_TYPES)} tensors of at most {MAX_DIMS} dimensions")
         # Each argument 4-byte aligned in the scratch.
-        scratch = max(scratch, sum(-(-int(np.prod(shape)) * C_TYPES[dtype][2] // 32) * 4
-                                   for shape, dtype, blob in args if not blob))
+        def size(shape, dtype):
+            return -(-int(np.prod(shape)) * C_TYPES[dtype][2] // 32) * 4
+        scratch = max(scratch,
+                      sum(size(shape, dtype) for shape, dtype, blob, w in args if not blob and w),
+                      *(size(shape, dtype) for shape, dtype, blob, w in args if not blob))
         inits = ", ".join(
             "{" + f"{{{C_TYPES[dtype][1]}, {C_TYPES[dtype][2]}, 1}}, {len(shape)}, "
-            f"{{{', '.join(map(str, shape))}}}, {'true' if blob else 'false'}" + "}"
-            for shape, dtype, blob in args)
+            f"{{{', '.join(map(str, shape))}}}, {'true' if blob else 'false'}, "
+            f"{'true' if written else 'false'}" + "}"
+            for shape, dtype, blob, written in args)
         lines.append(f'  {{"{name}", {len(args)}, {{{inits}}}}},')
     lines.append("};")
     lines.append(f"#define MODEL_SCRATCH_BYTES {scratch}")

@@ -11,7 +11,7 @@
 // one static heap sized by the compile path's figure (or the kernel share's
 // scratch, where larger) plus the runtime's; the firmware prints its peak
 // and, on boards, the instructions per call (SysTick clock counts:
-// instructions under QEMU -icount shift=0).
+// instructions under QEMU -icount shift=0) and the stack's high-water.
 #include <ffi_core/heap_allocator.h>
 #include <ffi_core/tvm_vm.h>
 #include <tvm/ffi/c_api.h>
@@ -33,12 +33,14 @@ struct ModelTensor {
   int bytes;
 };
 
-// One argument of a kernel call; `blob`: the weight blob, read in place.
+// One argument of a kernel call; `blob`: the weight blob, read in place;
+// `written`: the kernel writes it (an output, a state updated in place).
 struct ModelKernelArg {
   DLDataType dtype;
   int ndim;
   int64_t shape[6];
   bool blob;
+  bool written;
 };
 
 constexpr int kKernelMaxArgs = 8;
@@ -51,6 +53,7 @@ struct ModelKernelCall {
 #include MODEL_DATA
 
 #ifdef MODEL_NS_PER_COUNT_X100
+#include <ffi_core_board/board.h>
 #include <ffi_core_board/systick.h>
 
 // ffi_core_tvm says what a VM keeps between calls (tvm_backend/CMakeLists.txt).
@@ -155,9 +158,22 @@ uint8_t* State(int s) {
 // The module's `reset`, for a model with state.
 TVMFFIObjectHandle g_reset = nullptr;
 
+// Ends the FAIL line the caller began with the pending error's kind and
+// message, taken from its slot, and counts the failure.
+void FailWithRaised() {
+  const RaisedError e;
+  const TVMFFIByteArray kind = e.kind();
+  const TVMFFIByteArray message = e.message();
+  std::printf(": %.*s: %.*s\n", static_cast<int>(kind.size), kind.data,
+              static_cast<int>(message.size), message.data);
+  ++g_failed;
+}
+
 // The reset: the module's `reset` on the state buffers, which must then
-// hold each state's zero point.
-void Reset() {
+// hold each state's zero point. Each step of main's run is a function of its
+// own, not inlined: only the one running has its frame on the stack (the
+// micro:bit's is 2 KB).
+__attribute__((noinline)) void Reset() {
 #if MODEL_NUM_STATES > 0
   DLTensor dl[MODEL_NUM_STATES];
   TVMFFIAny in[MODEL_NUM_STATES];
@@ -171,9 +187,8 @@ void Reset() {
   }
   TVMFFIAny result = None();
   if (TVMFFIFunctionCall(g_reset, in, MODEL_NUM_STATES, &result) != 0) {
-    Taken t = TakeError();
-    std::printf("FAIL %s reset: %s: %s\n", MODEL_NAME, t.kind, t.message);
-    ++g_failed;
+    std::printf("FAIL %s reset", MODEL_NAME);
+    FailWithRaised();
   }
   Release(&result);
   bool zero = true;
@@ -260,9 +275,10 @@ extern "C" const uint8_t MODEL_CONSTANTS[];
 
 // Instructions in the model's kernels: each call of main's again, alone,
 // through the system library, on scratch activations and the weight blob in
-// place (their work does not depend on the values). The scratch comes from
-// the heap, free between inferences (the micro:bit has no RAM for more).
-uint64_t KernelInstructions(TVMFFIAny module) {
+// place (their work does not depend on the values): what a kernel writes one
+// argument after the other, what it only reads over those. The scratch comes
+// from the heap, free between inferences (the micro:bit has no RAM for more).
+__attribute__((noinline)) uint64_t KernelInstructions(TVMFFIAny module) {
   uint64_t total = 0;
   auto* scratch =
       static_cast<uint8_t*>(ffi_core::Allocate(*g_heap.allocator(), MODEL_SCRATCH_BYTES + 1, 8));
@@ -287,8 +303,11 @@ uint64_t KernelInstructions(TVMFFIAny module) {
     uint8_t* at = scratch;
     for (int i = 0; i < k.num_args; ++i) {
       const ModelKernelArg& a = k.args[i];
-      tensors[i] = Input(a.blob ? MODEL_CONSTANTS : at, a.dtype, a.shape, a.ndim);
-      if (!a.blob) {
+      tensors[i] = Input(a.blob      ? MODEL_CONSTANTS
+                         : a.written ? at
+                                     : scratch,
+                         a.dtype, a.shape, a.ndim);
+      if (a.written) {
         int64_t n = a.dtype.bits / 8;
         for (int d = 0; d < a.ndim; ++d) n *= a.shape[d];
         at += (n + 3) / 4 * 4;
@@ -300,9 +319,8 @@ uint64_t KernelInstructions(TVMFFIAny module) {
     TVMFFIAny result = None();
     uint64_t clock = 0;
     if (Infer(fn.v_obj, call_args, k.num_args, &result, &clock) != 0) {
-      Taken t = TakeError();
-      std::printf("FAIL kernel %s: %s: %s\n", k.name, t.kind, t.message);
-      ++g_failed;
+      std::printf("FAIL kernel %s", k.name);
+      FailWithRaised();
     }
     total += clock;
     Release(&result);
@@ -314,21 +332,21 @@ uint64_t KernelInstructions(TVMFFIAny module) {
 #endif
 
 // One call's arguments: the inputs of call `call` and the carried state, as
-// DLTensors (tensors == nullptr) or Tensor objects made over them (put in
-// tensors, released by the caller; each keeps its `managed` until then).
-void Arguments(int call, DLTensor* dl, TVMFFIAny* in, DLManagedTensor* managed = nullptr,
+// DLTensors (tensors == nullptr), each managed[k].dl_tensor, or Tensor objects
+// made over those (put in tensors, released by the caller; each keeps its
+// `managed` until then).
+void Arguments(int call, DLManagedTensor* managed, TVMFFIAny* in,
                TVMFFIObjectHandle* tensors = nullptr) {
   for (int k = 0; k < kNumArgs; ++k) {
     const ModelTensor& t = kArgs[k];
     const void* data =
         k < MODEL_NUM_INPUTS ? Values(kInputData, k, t, call) : State(k - MODEL_NUM_INPUTS);
-    dl[k] = Input(data, t.dtype, t.shape, t.ndim);
+    managed[k] = DLManagedTensor{Input(data, t.dtype, t.shape, t.ndim), nullptr, &Borrowed::Free};
     in[k] = None();
     if (tensors == nullptr) {
       in[k].type_index = kTVMFFIDLTensorPtr;
-      in[k].v_ptr = &dl[k];
+      in[k].v_ptr = &managed[k].dl_tensor;
     } else {
-      managed[k] = DLManagedTensor{dl[k], nullptr, &Borrowed::Free};
       tensors[k] = nullptr;
       Check(TVMFFITensorFromDLPack(&managed[k], 0, 0, &tensors[k]) == 0, "an argument as a Tensor");
       in[k].type_index = kTVMFFITensor;
@@ -337,27 +355,32 @@ void Arguments(int call, DLTensor* dl, TVMFFIAny* in, DLManagedTensor* managed =
   }
 }
 
-void BadInput(TVMFFIObjectHandle fn, const DLTensor& t, const char* what, const char* kind,
-              const char* message) {
+__attribute__((noinline)) void BadInput(TVMFFIObjectHandle fn, const DLTensor& t, const char* what,
+                                        const char* kind, const char* message) {
   // The state's values do not matter: main stops at the input's check.
-  DLTensor dl[kNumArgs];
+  DLManagedTensor managed[kNumArgs];
   TVMFFIAny in[kNumArgs];
-  Arguments(0, dl, in);
-  dl[0] = t;
+  Arguments(0, managed, in);
+  managed[0].dl_tensor = t;
   TVMFFIAny result = None();
   const int rc = TVMFFIFunctionCall(fn, in, kNumArgs, &result);
-  Taken e = TakeError();
-  const size_t n = std::strlen(e.message);
+  const RaisedError e;
+  const TVMFFIByteArray got_kind = e.kind();
+  const TVMFFIByteArray got = e.message();
+  const size_t n = got.size;
   const size_t m = std::strlen(message);
   // TVM's message adds its check's text in front of what ffi-core's says.
-  const bool ok = rc != 0 && std::strcmp(e.kind, kind) == 0 && n > 0 && n <= m &&
-                  std::strcmp(message + (m - n), e.message) == 0;
-  std::printf("%s bad %s -> %s: %s\n", MODEL_NAME, what, e.kind, e.message);
+  const bool ok = rc != 0 && got_kind.size == std::strlen(kind) &&
+                  std::memcmp(got_kind.data, kind, got_kind.size) == 0 && n > 0 && n <= m &&
+                  std::memcmp(message + (m - n), got.data, n) == 0;
+  std::printf("%s bad %s -> %.*s: %.*s\n", MODEL_NAME, what, static_cast<int>(got_kind.size),
+              got_kind.data, static_cast<int>(n), got.data);
   Check(ok, "a bad input gives TVM's kind and message");
 }
 
 // Checks one call's results; returns their hash, 0 when missing.
-uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call) {
+__attribute__((noinline)) uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run,
+                                             int call) {
   uint32_t hash = 2166136261u;
   bool same_as_host = true;
   // Float32 results may differ from the host's in their last bits: for the
@@ -422,6 +445,53 @@ uint32_t CheckCall(const TVMFFIAny& result, int seq, int step, int run, int call
   return hash;
 }
 
+// Call `step` of input `seq`, run `run` (arguments as DLTensors in the
+// first, Tensor objects in the second): its results checked into *hash, its
+// instructions into *clock. False when the call failed.
+__attribute__((noinline)) bool RunCall(TVMFFIObjectHandle fn, int seq, int step, int run,
+                                       uint32_t* hash, uint64_t* clock) {
+  const int call = seq * MODEL_STEPS + step;
+  DLManagedTensor managed[kNumArgs];
+  TVMFFIAny in[kNumArgs];
+  TVMFFIObjectHandle tensors[kNumArgs];
+  Arguments(call, managed, in, run == 0 ? nullptr : tensors);
+  TVMFFIAny result = None();
+  const int rc = Infer(fn, in, kNumArgs, &result, clock);
+  if (run == 1) {
+    for (TVMFFIObjectHandle t : tensors) TVMFFIObjectDecRef(t);
+  }
+  if (rc != 0) {
+    std::printf("FAIL %s input %d call %d run %d", MODEL_NAME, seq, step, run + 1);
+    FailWithRaised();
+    return false;
+  }
+  *hash = CheckCall(result, seq, step, run, call);
+#ifdef MODEL_NS_PER_COUNT_X100
+  std::printf("%s instructions per inference: %lu\n", MODEL_NAME,
+              static_cast<unsigned long>(*clock));
+#endif
+  Release(&result);
+  return true;
+}
+
+// The memory figures (out of line: main's frame is under every call).
+__attribute__((noinline)) void ReportMemory(size_t heap_at_start, size_t after_first, size_t peak) {
+  FFICoreTVMVMStats stats;
+  FFICoreTVMGetVMStats(&stats);
+  std::printf(
+      "%s memory: compile path's plan %d bytes; heap after load %lu bytes, after the first "
+      "input %lu, peak per inference %lu bytes more (heap %lu); "
+      "constants %lu bytes in flash, %lu in place, %lu bytes copied; state %d bytes between "
+      "calls\n",
+      MODEL_NAME, MODEL_RAM_BYTES, static_cast<unsigned long>(heap_at_start),
+      static_cast<unsigned long>(after_first),
+      static_cast<unsigned long>(peak > after_first ? peak - after_first : 0),
+      static_cast<unsigned long>(sizeof(g_heap)), static_cast<unsigned long>(MODEL_CONSTANT_BYTES),
+      static_cast<unsigned long>(stats.constants_in_place),
+      static_cast<unsigned long>(stats.constant_bytes_copied), MODEL_STATE_BYTES);
+  Check(stats.constant_bytes_copied == 0, "no constant copied to RAM");
+}
+
 }  // namespace
 
 int main() {
@@ -436,8 +506,8 @@ int main() {
     CallGlobal("ffi.ModuleGetFunction", args, 2, &fn);
   }
   if (fn.type_index != kTVMFFIFunction) {
-    Taken t = TakeError();
-    std::printf("FAIL %s: main not found (%s: %s)\n", MODEL_NAME, t.kind, t.message);
+    std::printf("FAIL %s: main not found", MODEL_NAME);
+    FailWithRaised();
     return 1;
   }
   TVMFFIAny reset = None();
@@ -445,8 +515,8 @@ int main() {
     args[1].v_c_str = "reset";
     if (CallGlobal("ffi.ModuleGetFunction", args, 2, &reset) != 0 ||
         reset.type_index != kTVMFFIFunction) {
-      Taken t = TakeError();
-      std::printf("FAIL %s: reset not found (%s: %s)\n", MODEL_NAME, t.kind, t.message);
+      std::printf("FAIL %s: reset not found", MODEL_NAME);
+      FailWithRaised();
       return 1;
     }
     g_reset = reset.v_obj;
@@ -460,38 +530,14 @@ int main() {
     for (int run = 0; run < 2; ++run) {
       Reset();
       for (int step = 0; step < MODEL_STEPS; ++step) {
-        const int call = seq * MODEL_STEPS + step;
-        DLTensor dl[kNumArgs];
-        TVMFFIAny in[kNumArgs];
-        DLManagedTensor managed[kNumArgs];
-        TVMFFIObjectHandle tensors[kNumArgs];
-        Arguments(call, dl, in, managed, run == 0 ? nullptr : tensors);
-        TVMFFIAny result = None();
-        uint64_t clock = 0;
-        const int rc = Infer(fn.v_obj, in, kNumArgs, &result, &clock);
-        if (run == 1) {
-          for (TVMFFIObjectHandle t : tensors) TVMFFIObjectDecRef(t);
-        }
-        if (rc != 0) {
-          Taken t = TakeError();
-          std::printf("FAIL %s input %d call %d run %d: %s: %s\n", MODEL_NAME, seq, step, run + 1,
-                      t.kind, t.message);
-          ++g_failed;
-          break;
-        }
+        uint32_t hash = 0;
+        if (!RunCall(fn.v_obj, seq, step, run, &hash, &last_clock)) break;
         if (g_heap.peak_bytes() > peak) peak = g_heap.peak_bytes();
-        const uint32_t hash = CheckCall(result, seq, step, run, call);
         if (run == 0) {
           first[step] = hash;
         } else {
           Check(hash != 0 && hash == first[step], "the same both runs");
         }
-#ifdef MODEL_NS_PER_COUNT_X100
-        std::printf("%s instructions per inference: %lu\n", MODEL_NAME,
-                    static_cast<unsigned long>(clock));
-#endif
-        last_clock = clock;
-        Release(&result);
       }
     }
     if (seq == 0) after_first = g_heap.used_bytes();
@@ -517,20 +563,7 @@ int main() {
 #else
   (void)last_clock;
 #endif
-  FFICoreTVMVMStats stats;
-  FFICoreTVMGetVMStats(&stats);
-  std::printf(
-      "%s memory: compile path's plan %d bytes; heap after load %lu bytes, after the first "
-      "input %lu, peak per inference %lu bytes more (heap %lu); "
-      "constants %lu bytes in flash, %lu in place, %lu bytes copied; state %d bytes between "
-      "calls\n",
-      MODEL_NAME, MODEL_RAM_BYTES, static_cast<unsigned long>(heap_at_start),
-      static_cast<unsigned long>(after_first),
-      static_cast<unsigned long>(peak > after_first ? peak - after_first : 0),
-      static_cast<unsigned long>(sizeof(g_heap)), static_cast<unsigned long>(MODEL_CONSTANT_BYTES),
-      static_cast<unsigned long>(stats.constants_in_place),
-      static_cast<unsigned long>(stats.constant_bytes_copied), MODEL_STATE_BYTES);
-  Check(stats.constant_bytes_copied == 0, "no constant copied to RAM");
+  ReportMemory(heap_at_start, after_first, peak);
 
   const ModelTensor& in0 = kArgs[0];
   BadInput(fn.v_obj, Input(kInputData[0], MODEL_BAD_DTYPE, in0.shape, in0.ndim), "dtype",
@@ -542,6 +575,14 @@ int main() {
   Release(&reset);
   Release(&fn);
   Release(&module);
+#ifdef MODEL_NS_PER_COUNT_X100
+  // Where no guard faults (QEMU's M0, RISC-V) an overflow would run into the
+  // heap unseen: the stack's high-water, loads and bad inputs included.
+  const size_t stack = ffi_core_board_stack_used();
+  std::printf("%s stack: %lu of %lu bytes used\n", MODEL_NAME, static_cast<unsigned long>(stack),
+              static_cast<unsigned long>(ffi_core_board_stack_size()));
+  Check(stack < ffi_core_board_stack_size(), "the stack kept within its size");
+#endif
   std::printf("%s %s: %d passed, %d failed\n", MODEL_SUITE, MODEL_NAME, g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -64,6 +64,26 @@ inline Taken TakeError() {
   return t;
 }
 
+// The pending error, moved out of the slot and read in place (no copy of its
+// message on a small stack); released when this goes.
+class RaisedError {
+ public:
+  RaisedError() { TVMFFIErrorMoveFromRaised(&error_); }
+  ~RaisedError() {
+    if (error_ != nullptr) TVMFFIObjectDecRef(error_);
+  }
+  RaisedError(const RaisedError&) = delete;
+  RaisedError& operator=(const RaisedError&) = delete;
+  TVMFFIByteArray kind() const { return Cell() ? Cell()->kind : TVMFFIByteArray{"", 0}; }
+  TVMFFIByteArray message() const { return Cell() ? Cell()->message : TVMFFIByteArray{"", 0}; }
+
+ private:
+  const TVMFFIErrorCell* Cell() const {
+    return error_ != nullptr ? TVMFFIErrorGetCellPtr(error_) : nullptr;
+  }
+  TVMFFIObjectHandle error_ = nullptr;
+};
+
 }  // namespace tvm_test
 
 #endif  // FFI_CORE_TESTS_TVM_TVM_TEST_SUPPORT_H_

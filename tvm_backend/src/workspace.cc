@@ -56,7 +56,9 @@ void NoteAllocated(size_t bytes) {
   if (g_ws.stats.in_use > g_ws.stats.peak) g_ws.stats.peak = g_ws.stats.in_use;
 }
 
-void* Refuse(size_t nbytes, const char* why) {
+// The refusals: cold, out of line, so that the allocation path's frame (under
+// every kernel that asks for a workspace) holds no message.
+[[gnu::cold, gnu::noinline]] void* Refuse(size_t nbytes, const char* why) {
   ++g_ws.stats.failed;
   static_cast<void>(
       RaiseError(ErrorKind::kMemoryError,
@@ -64,21 +66,25 @@ void* Refuse(size_t nbytes, const char* why) {
   return nullptr;
 }
 
+[[gnu::cold, gnu::noinline]] void* RefuseExhausted(size_t nbytes) {
+  char why[72];
+  size_t len = 0;
+  why[0] = '\0';
+  for (const ffi_core::MessagePart& part :
+       {ffi_core::MessagePart("workspace exhausted ("), ffi_core::MessagePart(g_ws.top),
+        ffi_core::MessagePart(" of "), ffi_core::MessagePart(g_ws.capacity),
+        ffi_core::MessagePart(" bytes in use)")}) {
+    part.AppendTo(why, sizeof(why), &len);
+  }
+  return Refuse(nbytes, why);
+}
+
 void* AllocateFromBuffer(size_t nbytes) {
   const uintptr_t base = reinterpret_cast<uintptr_t>(g_ws.base);
   const uintptr_t payload = ffi_core::AlignUp(base + g_ws.top + kHeaderSize, kAlign);
   const size_t payload_offset = static_cast<size_t>(payload - base);
   if (payload_offset > g_ws.capacity || nbytes > g_ws.capacity - payload_offset) {
-    char why[72];
-    size_t len = 0;
-    why[0] = '\0';
-    for (const ffi_core::MessagePart& part :
-         {ffi_core::MessagePart("workspace exhausted ("), ffi_core::MessagePart(g_ws.top),
-          ffi_core::MessagePart(" of "), ffi_core::MessagePart(g_ws.capacity),
-          ffi_core::MessagePart(" bytes in use)")}) {
-      part.AppendTo(why, sizeof(why), &len);
-    }
-    return Refuse(nbytes, why);
+    return RefuseExhausted(nbytes);
   }
   const size_t header_offset = payload_offset - kHeaderSize;
   *HeaderAt(header_offset) = BlockHeader{kLive, g_ws.top, g_ws.last};

@@ -40,16 +40,19 @@ namespace {
   return c_boundary::Fail(kind, {"TVMFFIFunctionCall: ", what, number, after});
 }
 
+[[gnu::cold, gnu::noinline]] int RefuseResult(const TVMFFIAny* result) {
+  return c_boundary::Fail(
+      ErrorKind::kValueError,
+      {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
+       result->type_index, ")"});
+}
+
 // The full invariant check of a call the inline fast check did not clear,
-// then the call itself: the fast path stays free of non-tail calls.
+// then the call itself: the fast path stays free of non-tail calls, and this
+// one's frame (under the whole call) of any message.
 [[gnu::noinline]] int CheckThenCall(TVMFFIObjectHandle func, TVMFFIAny* args, int32_t num_args,
                                     TVMFFIAny* result) {
-  if (result->type_index != kTVMFFINone) {
-    return c_boundary::Fail(
-        ErrorKind::kValueError,
-        {"TVMFFIFunctionCall: result must be set to None before the call (type index ",
-         result->type_index, ")"});
-  }
+  if (result->type_index != kTVMFFINone) return RefuseResult(result);
   if (!CheckArgumentInvariants(args, num_args).ok()) return -1;
   return TVMFFIFunctionGetCellPtr(func)->safe_call(func, args, num_args, result);
 }

@@ -29,10 +29,14 @@ constexpr int64_t kAssertEqualToLoad = 3;
 constexpr int64_t kUseImm = 0;
 constexpr int64_t kLoadShape = 1;
 
-Status Need(PackedArgs args, int32_t n, const char* name) {
-  if (args.size() >= n) return Status::Ok();
+[[gnu::cold, gnu::noinline]] Status TooFewArguments(PackedArgs args, int32_t n, const char* name) {
   return RaiseError(ErrorKind::kTypeError,
                     {"vm.builtin.", name, ": expected ", n, " arguments, got ", args.size()});
+}
+
+Status Need(PackedArgs args, int32_t n, const char* name) {
+  if (args.size() >= n) return Status::Ok();
+  return TooFewArguments(args, n, name);
 }
 
 // The optional error context TVM's checks prefix their messages with: the
@@ -230,6 +234,25 @@ Status MakePrimValue(PackedArgs args, Any* rv) {
   return Status::Ok();
 }
 
+// The builtins' refusals below are cold and out of line: a builtin's frame,
+// on the stack under every compiled call, then holds no message.
+[[gnu::cold, gnu::noinline]] Status WrongNdim(const ErrorContext& ctx, const char* what,
+                                              int64_t want, int64_t got) {
+  return RaiseError(ErrorKind::kValueError,
+                    {TextOf(ctx).c_str(), " expect ", what, " with ndim ", want, " but get ", got});
+}
+
+[[gnu::cold, gnu::noinline]] Status WrongDtype(const ErrorContext& ctx, DLDataType want,
+                                               DLDataType got) {
+  char want_name[kDataTypeNameCapacity];
+  char got_name[kDataTypeNameCapacity];
+  size_t n = 0;
+  if (!DataTypeToString(want, want_name, &n).ok()) want_name[0] = '\0';
+  if (!DataTypeToString(got, got_name, &n).ok()) got_name[0] = '\0';
+  return RaiseError(ErrorKind::kValueError, {TextOf(ctx).c_str(), " expect Tensor with dtype ",
+                                             want_name, " but get ", got_name});
+}
+
 // check_tensor_info(value, ndim[, dtype], err_ctx)
 Status CheckTensorInfo(PackedArgs args, Any*) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 3, "check_tensor_info"));
@@ -238,20 +261,11 @@ Status CheckTensorInfo(PackedArgs args, Any*) {
   const ErrorContext ctx = ContextOf(args[args.size() >= 4 ? 3 : 2]);
   DLTensor* t = nullptr;
   if (args[0].TryAs(&t) != Conversion::kOk) return WrongType(ctx, "Tensor", args[0]);
-  if (ndim != -1 && t->ndim != ndim) {
-    return RaiseError(ErrorKind::kValueError, {TextOf(ctx).c_str(), " expect Tensor with ndim ",
-                                               ndim, " but get ", t->ndim});
-  }
+  if (ndim != -1 && t->ndim != ndim) return WrongNdim(ctx, "Tensor", ndim, t->ndim);
   if (has_dtype) {
     FFI_CORE_ASSIGN_OR_RETURN(DLDataType want, args[2].As<DLDataType>());
     if (want.code != t->dtype.code || want.bits != t->dtype.bits || want.lanes != t->dtype.lanes) {
-      char want_name[kDataTypeNameCapacity];
-      char got_name[kDataTypeNameCapacity];
-      size_t n = 0;
-      if (!DataTypeToString(want, want_name, &n).ok()) want_name[0] = '\0';
-      if (!DataTypeToString(t->dtype, got_name, &n).ok()) got_name[0] = '\0';
-      return RaiseError(ErrorKind::kValueError, {TextOf(ctx).c_str(), " expect Tensor with dtype ",
-                                                 want_name, " but get ", got_name});
+      return WrongDtype(ctx, want, t->dtype);
     }
   }
   return Status::Ok();
@@ -265,9 +279,7 @@ Status CheckShapeInfo(PackedArgs args, Any*) {
   if (args[0].type_index() != kTVMFFIShape) return WrongType(ctx, "Shape", args[0]);
   const Shape s = args[0].As<Shape>().value();
   if (ndim != -1 && static_cast<int64_t>(s.size()) != ndim) {
-    return RaiseError(ErrorKind::kValueError,
-                      {TextOf(ctx).c_str(), " expect Shape with ndim ", ndim, " but get ",
-                       static_cast<long long>(s.size())});
+    return WrongNdim(ctx, "Shape", ndim, static_cast<int64_t>(s.size()));
   }
   return Status::Ok();
 }
@@ -377,6 +389,12 @@ Status AllocStorage(PackedArgs args, Any* rv) {
 // count cannot overflow and the shape is checked once per alloc_tensor. Its
 // strides are already the compact ones: the element count is the outermost
 // size times its stride.
+[[gnu::cold, gnu::noinline]] Status StorageTooSmall(size_t needed, int64_t offset, size_t size) {
+  return RaiseError(ErrorKind::kValueError,
+                    {"storage allocation failure, attempted to allocate ", needed, " at offset ",
+                     offset, " in region that is ", size, "bytes"});
+}
+
 struct StorageView {
   ObjectPtr<StorageObj> storage;
   int64_t offset;
@@ -385,9 +403,7 @@ struct StorageView {
     const size_t needed = DataSize(numel, t->dtype);
     if (offset < 0 || static_cast<size_t>(offset) > storage->size ||
         needed > storage->size - static_cast<size_t>(offset)) {
-      return RaiseError(ErrorKind::kValueError,
-                        {"storage allocation failure, attempted to allocate ", needed,
-                         " at offset ", offset, " in region that is ", storage->size, "bytes"});
+      return StorageTooSmall(needed, offset, storage->size);
     }
     t->data = storage->data;
     t->byte_offset = static_cast<uint64_t>(offset);
@@ -396,15 +412,17 @@ struct StorageView {
   void FreeData(DLTensor*) {}
 };
 
+[[gnu::cold, gnu::noinline]] Status NotStorage(const AnyView& got) {
+  return RaiseError(ErrorKind::kTypeError,
+                    {"vm.builtin.alloc_tensor: expects a Storage, but get ", TypeName(got)});
+}
+
 // alloc_tensor(storage, offset, shape, dtype[, scope]). A tensor of a kept
 // storage is kept too (VMPool): the next call's same request takes it again.
 Status AllocTensor(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 4, "alloc_tensor"));
   StorageObj* storage = AsStorage(args[0].raw());
-  if (storage == nullptr) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {"vm.builtin.alloc_tensor: expects a Storage, but get ", TypeName(args[0])});
-  }
+  if (storage == nullptr) return NotStorage(args[0]);
   // What compiled code passes (an int, a dtype) is read as it is; another
   // form goes through the conversions and their errors.
   int64_t offset = args[1].raw().v_int64;
@@ -471,6 +489,12 @@ struct Borrowed {
   void FreeData(DLTensor*) {}
 };
 
+[[gnu::cold, gnu::noinline]] Status CannotReshape(const DLTensor& t, int64_t numel) {
+  return RaiseError(ErrorKind::kValueError,
+                    {"vm.builtin.reshape: cannot view ", detail::Numel(t), " elements as ", numel,
+                     (detail::IsContiguous(t) ? "" : " (not contiguous)")});
+}
+
 // reshape(value, shape): same data, new compact shape of as many elements.
 Status Reshape(PackedArgs args, Any* rv) {
   FFI_CORE_RETURN_IF_ERROR(Need(args, 2, "reshape"));
@@ -479,11 +503,7 @@ Status Reshape(PackedArgs args, Any* rv) {
   const IntSpan dims{shape.data(), static_cast<int32_t>(shape.size())};
   int64_t numel = 1;
   for (int32_t i = 0; i < dims.size; ++i) numel *= dims.data[i];
-  if (numel != detail::Numel(*t) || !detail::IsContiguous(*t)) {
-    return RaiseError(ErrorKind::kValueError,
-                      {"vm.builtin.reshape: cannot view ", detail::Numel(*t), " elements as ",
-                       numel, (detail::IsContiguous(*t) ? "" : " (not contiguous)")});
-  }
+  if (numel != detail::Numel(*t) || !detail::IsContiguous(*t)) return CannotReshape(*t, numel);
   FFI_CORE_ASSIGN_OR_RETURN(Any source, Any::FromView(args[0]));
   FFI_CORE_ASSIGN_OR_RETURN(
       Tensor view, Tensor::FromNDAlloc(Borrowed{std::move(source), t->data, t->byte_offset}, dims,

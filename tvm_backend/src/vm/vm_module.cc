@@ -121,27 +121,39 @@ Expected<Function> FindCompiledFunction(VMStateObj* state, const VMFunctionInfo&
   return tir;
 }
 
+namespace {
+
+// Out of line, as every step of a call that is not the call itself: their
+// frames are not on the stack under the compiled function (and the kernels).
+[[gnu::cold, gnu::noinline]] Status WrongArgumentCount(const VMFunctionInfo& info, int32_t got) {
+  return RaiseError(
+      ErrorKind::kTypeError,
+      {"Relax function expects ", static_cast<long long>(info.num_args), " arguments, got ", got});
+}
+
+// The call's register file: the spare one, or a new one.
+[[gnu::noinline]] Expected<ObjectPtr<AnyListObj>> TakeRegisters(VMFunctionInfo* info) {
+  ObjectPtr<AnyListObj> regs = ObjectPtr<AnyListObj>::Adopt(PoolTakeRegisters(info));
+  if (regs) return regs;
+  return NewAnyList(static_cast<size_t>(info->register_file_size));
+}
+
+// The arguments into the first registers.
+[[gnu::noinline]] Status PutArguments(AnyListObj* regs, PackedArgs args) {
+  for (int32_t i = 0; i < args.size(); ++i) {
+    FFI_CORE_ASSIGN_OR_RETURN(regs->items()[i], Any::FromView(args[i]));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status CallVMFunction(VMStateObj* state, VMFunctionInfo* info, const Function& tir, PackedArgs args,
                       Any* rv) {
-  if (args.size() != info->num_args) {
-    return RaiseError(ErrorKind::kTypeError,
-                      {"Relax function expects ", static_cast<long long>(info->num_args),
-                       " arguments, got ", args.size()});
-  }
+  if (args.size() != info->num_args) return WrongArgumentCount(*info, args.size());
   PoolBeginCall(state);
-  ObjectPtr<AnyListObj> regs = ObjectPtr<AnyListObj>::Adopt(PoolTakeRegisters(info));
-  if (!regs) {
-    FFI_CORE_ASSIGN_OR_RETURN(regs, NewAnyList(static_cast<size_t>(info->register_file_size)));
-  }
-  Status status = Status::Ok();
-  for (int32_t i = 0; i < args.size() && status.ok(); ++i) {
-    Expected<Any> arg = Any::FromView(args[i]);
-    if (arg.ok()) {
-      regs->items()[i] = std::move(*arg);
-    } else {
-      status = arg.status();
-    }
-  }
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<AnyListObj> regs, TakeRegisters(info));
+  Status status = PutArguments(regs.get(), args);
   if (status.ok()) {
     Expected<Any> done = tir(static_cast<void*>(state), static_cast<void*>(regs->items()),
                              static_cast<void*>(state->constants->items()),

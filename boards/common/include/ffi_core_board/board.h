@@ -2,6 +2,8 @@
 #ifndef FFI_CORE_BOARD_BOARD_H
 #define FFI_CORE_BOARD_BOARD_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -17,6 +19,14 @@ int ffi_core_board_in_interrupt(void);
  * without running atexit handlers or flushing stdio. Normal programs just
  * return from main() or call exit(). */
 __attribute__((noreturn)) void ffi_core_board_exit(int status);
+
+/* The stack's size (the linker script's __stack_size) and the most of it
+ * used since reset, interrupts included: the startup fills it with a
+ * pattern, and the lowest word changed since marks the high-water. Equal to
+ * the size when the stack reached its limit (an overflow where no guard
+ * faults: QEMU's M0, RISC-V). */
+size_t ffi_core_board_stack_size(void);
+size_t ffi_core_board_stack_used(void);
 
 #ifdef __cplusplus
 }
