@@ -71,10 +71,14 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
                                                            int8_t* out) {
   int32_t c = 0;
   const mve_pred16_t all = vctp16q(8);
+  /* The first tap's products start the sums. */
   for (; c + 16 <= ch; c += 16) {
-    int32x4_t e0 = vdupq_n_s32(0), o0 = e0, e1 = e0, o1 = e0;
-    const int8_t* wc = w + c;
-    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+    const int16x8_t x00 = vldrbq_s16(at[0] + c), w00 = vldrbq_s16(w + c);
+    int32x4_t e0 = vmullbq_int_s16(x00, w00), o0 = vmulltq_int_s16(x00, w00);
+    const int16x8_t x01 = vldrbq_s16(at[0] + c + 8), w01 = vldrbq_s16(w + c + 8);
+    int32x4_t e1 = vmullbq_int_s16(x01, w01), o1 = vmulltq_int_s16(x01, w01);
+    const int8_t* wc = w + c + ch;
+    for (int32_t t = 1; t < taps; ++t, wc += ch) {
       const int8_t* xc = at[t] + c;
       /* One half's loads after the other's products: eight Q registers. */
       const int16x8_t x0 = vldrbq_s16(xc), w0 = vldrbq_s16(wc);
@@ -88,9 +92,10 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
     dw_store8(e1, o1, c + 8, rq, mode, all, out);
   }
   for (; c + 8 <= ch; c += 8) {
-    int32x4_t e = vdupq_n_s32(0), o = e;
-    const int8_t* wc = w + c;
-    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+    const int16x8_t x0 = vldrbq_s16(at[0] + c), w0 = vldrbq_s16(w + c);
+    int32x4_t e = vmullbq_int_s16(x0, w0), o = vmulltq_int_s16(x0, w0);
+    const int8_t* wc = w + c + ch;
+    for (int32_t t = 1; t < taps; ++t, wc += ch) {
       const int16x8_t xv = vldrbq_s16(at[t] + c), wv = vldrbq_s16(wc);
       e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
       o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
