@@ -15,8 +15,7 @@
  * c+7. The requantization is laid out in that order (dw_lane), each
  * channel's bias, mantissa and 31 - shift (s8_requantize4), or read from
  * the table in scalar form (S8_SCALAR) where a shift is under 31 (s8_mode's
- * S8_TWICE_LEFT); each
- * form has the pixel's loops to itself (dw_pixels). */
+ * S8_TWICE_LEFT); each form has the pixel's loops to itself. */
 typedef struct {
   const int32_t *bias, *mantissa, *neg_exponent;
   const int32_t* q;
@@ -115,24 +114,6 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
   }
 }
 
-/* dw_pixel in each requantization form. */
-static __attribute__((noinline)) void dw_pixel_twice(const int8_t* const* at, int32_t taps,
-                                                     const int8_t* w, int32_t ch,
-                                                     const DwRequant* rq, int8_t* out) {
-  dw_pixel(at, taps, w, ch, rq, S8_TWICE, out);
-}
-
-static __attribute__((noinline)) void dw_pixel_twice_fixed(const int8_t* const* at, int32_t taps,
-                                                           const int8_t* w, int32_t ch,
-                                                           const DwRequant* rq, int8_t* out) {
-  dw_pixel(at, taps, w, ch, rq, S8_TWICE_FIXED, out);
-}
-
-static __attribute__((noinline)) void dw_pixel_scalar(const int8_t* const* at, int32_t taps,
-                                                      const int8_t* w, int32_t ch,
-                                                      const DwRequant* rq, int8_t* out) {
-  dw_pixel(at, taps, w, ch, rq, S8_SCALAR, out);
-}
 #elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 /* Four channels' sums over the taps: *sums += x[tap][c..c+3] * w[tap][c..c+3]. */
 
@@ -257,12 +238,13 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
         }
         int8_t* out = y + ((b * out_h + oh) * out_w + ow) * ch;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+        /* Each form's loops inlined here: no call a pixel. */
         if (mode == S8_TWICE) {
-          dw_pixel_twice(at, taps, w, ch, &rq, out);
+          dw_pixel(at, taps, w, ch, &rq, S8_TWICE, out);
         } else if (mode == S8_TWICE_FIXED) {
-          dw_pixel_twice_fixed(at, taps, w, ch, &rq, out);
+          dw_pixel(at, taps, w, ch, &rq, S8_TWICE_FIXED, out);
         } else {
-          dw_pixel_scalar(at, taps, w, ch, &rq, out);
+          dw_pixel(at, taps, w, ch, &rq, S8_SCALAR, out);
         }
 #else
         int32_t c = 0;
