@@ -3,7 +3,7 @@
  * bit, as a matrix product (s8_gemm.h) over the inputs under each output
  * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
  * the input's zero point, whose share the bias already cancels. On Helium
- * (MVE) the columns stay int8 (s8_gemm_mve.h), four pixels a call, and a
+ * (MVE) the columns stay int8 (s8_gemm_mve.h), eight pixels a call, and a
  * 1x1 kernel without padding reads them in place, an output row a call. */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
 #include "s8_gemm_mve.h"
@@ -76,7 +76,7 @@ static inline void conv_gemm(S8Mode mode, const int8_t* w, const int8_t* x, int3
 
 /* Output pixels gathered a call, so that each block of channels reads its
  * requantization once for all of them. */
-#define CONV_COLUMNS 4
+#define CONV_COLUMNS 8
 
 void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
                       int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,

@@ -15,8 +15,7 @@
  * c+7. The requantization is laid out in that order (dw_lane), each
  * channel's bias, mantissa and 31 - shift (s8_requantize4), or read from
  * the table in scalar form (S8_SCALAR) where a shift is under 31 (s8_mode's
- * S8_TWICE_LEFT); each
- * form has the pixel's loops to itself (dw_pixels). */
+ * S8_TWICE_LEFT); each form has the pixel's loops to itself. */
 typedef struct {
   const int32_t *bias, *mantissa, *neg_exponent;
   const int32_t* q;
@@ -71,10 +70,14 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
                                                            int8_t* out) {
   int32_t c = 0;
   const mve_pred16_t all = vctp16q(8);
+  /* The first tap's products start the sums. */
   for (; c + 16 <= ch; c += 16) {
-    int32x4_t e0 = vdupq_n_s32(0), o0 = e0, e1 = e0, o1 = e0;
-    const int8_t* wc = w + c;
-    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+    const int16x8_t x00 = vldrbq_s16(at[0] + c), w00 = vldrbq_s16(w + c);
+    int32x4_t e0 = vmullbq_int_s16(x00, w00), o0 = vmulltq_int_s16(x00, w00);
+    const int16x8_t x01 = vldrbq_s16(at[0] + c + 8), w01 = vldrbq_s16(w + c + 8);
+    int32x4_t e1 = vmullbq_int_s16(x01, w01), o1 = vmulltq_int_s16(x01, w01);
+    const int8_t* wc = w + c + ch;
+    for (int32_t t = 1; t < taps; ++t, wc += ch) {
       const int8_t* xc = at[t] + c;
       /* One half's loads after the other's products: eight Q registers. */
       const int16x8_t x0 = vldrbq_s16(xc), w0 = vldrbq_s16(wc);
@@ -88,9 +91,10 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
     dw_store8(e1, o1, c + 8, rq, mode, all, out);
   }
   for (; c + 8 <= ch; c += 8) {
-    int32x4_t e = vdupq_n_s32(0), o = e;
-    const int8_t* wc = w + c;
-    for (int32_t t = 0; t < taps; ++t, wc += ch) {
+    const int16x8_t x0 = vldrbq_s16(at[0] + c), w0 = vldrbq_s16(w + c);
+    int32x4_t e = vmullbq_int_s16(x0, w0), o = vmulltq_int_s16(x0, w0);
+    const int8_t* wc = w + c + ch;
+    for (int32_t t = 1; t < taps; ++t, wc += ch) {
       const int16x8_t xv = vldrbq_s16(at[t] + c), wv = vldrbq_s16(wc);
       e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
       o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
@@ -110,24 +114,6 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
   }
 }
 
-/* dw_pixel in each requantization form. */
-static __attribute__((noinline)) void dw_pixel_twice(const int8_t* const* at, int32_t taps,
-                                                     const int8_t* w, int32_t ch,
-                                                     const DwRequant* rq, int8_t* out) {
-  dw_pixel(at, taps, w, ch, rq, S8_TWICE, out);
-}
-
-static __attribute__((noinline)) void dw_pixel_twice_fixed(const int8_t* const* at, int32_t taps,
-                                                           const int8_t* w, int32_t ch,
-                                                           const DwRequant* rq, int8_t* out) {
-  dw_pixel(at, taps, w, ch, rq, S8_TWICE_FIXED, out);
-}
-
-static __attribute__((noinline)) void dw_pixel_scalar(const int8_t* const* at, int32_t taps,
-                                                      const int8_t* w, int32_t ch,
-                                                      const DwRequant* rq, int8_t* out) {
-  dw_pixel(at, taps, w, ch, rq, S8_SCALAR, out);
-}
 #elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 /* Four channels' sums two taps a step: SMLAD adds a channel's products of
  * both taps where its two inputs share a word (SXTB16, then PKHBT / PKHTB
@@ -312,12 +298,13 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
         }
         int8_t* out = y + ((b * out_h + oh) * out_w + ow) * ch;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+        /* Each form's loops inlined here: no call a pixel. */
         if (mode == S8_TWICE) {
-          dw_pixel_twice(at, taps, w, ch, &rq, out);
+          dw_pixel(at, taps, w, ch, &rq, S8_TWICE, out);
         } else if (mode == S8_TWICE_FIXED) {
-          dw_pixel_twice_fixed(at, taps, w, ch, &rq, out);
+          dw_pixel(at, taps, w, ch, &rq, S8_TWICE_FIXED, out);
         } else {
-          dw_pixel_scalar(at, taps, w, ch, &rq, out);
+          dw_pixel(at, taps, w, ch, &rq, S8_SCALAR, out);
         }
 #else
         int32_t c = 0;

@@ -56,6 +56,40 @@ static inline int32x4_t s8_dot_4x1(const int8_t* w, const int8_t* x, int32_t n) 
   return s8_lanes4(a0, a1, a2, a3);
 }
 
+/* s8_dot_4x1 for n above 16, without tests: the first 16 products start
+ * the sums (VMLADAV), and `tail` says whether n % 16 is not 0. */
+static inline __attribute__((always_inline)) int32x4_t s8_dot_4x1_long(const int8_t* w,
+                                                                       const int8_t* x, int32_t n,
+                                                                       int tail) {
+  const int8_t* w1 = w + n;
+  const int8_t* w2 = w1 + n;
+  const int8_t* w3 = w2 + n;
+  int8x16_t v = vldrbq_s8(x);
+  int32_t a0 = vmladavq_s8(vldrbq_s8(w), v), a1 = vmladavq_s8(vldrbq_s8(w1), v);
+  int32_t a2 = vmladavq_s8(vldrbq_s8(w2), v), a3 = vmladavq_s8(vldrbq_s8(w3), v);
+  for (int32_t i = (n >> 4) - 1; i != 0; --i) {
+    x += 16;
+    w += 16;
+    w1 += 16;
+    w2 += 16;
+    w3 += 16;
+    v = vldrbq_s8(x);
+    a0 = vmladavaq_s8(a0, vldrbq_s8(w), v);
+    a1 = vmladavaq_s8(a1, vldrbq_s8(w1), v);
+    a2 = vmladavaq_s8(a2, vldrbq_s8(w2), v);
+    a3 = vmladavaq_s8(a3, vldrbq_s8(w3), v);
+  }
+  if (tail) {
+    const mve_pred16_t p = vctp8q((uint32_t)(n & 15));
+    v = vldrbq_z_s8(x + 16, p);
+    a0 = vmladavaq_s8(a0, vldrbq_z_s8(w + 16, p), v);
+    a1 = vmladavaq_s8(a1, vldrbq_z_s8(w1 + 16, p), v);
+    a2 = vmladavaq_s8(a2, vldrbq_z_s8(w2 + 16, p), v);
+    a3 = vmladavaq_s8(a3, vldrbq_z_s8(w3 + 16, p), v);
+  }
+  return s8_lanes4(a0, a1, a2, a3);
+}
+
 /* Four rows, held in r0..r3 (zero past n), times a column of at most 16
  * inputs, held in x. */
 static inline int32x4_t s8_dot_4x1_held(int8x16_t r0, int8x16_t r1, int8x16_t r2, int8x16_t r3,
@@ -122,9 +156,13 @@ static inline __attribute__((always_inline)) void s8_gemm_by_channels(
         const int32x4_t acc = s8_dot_4x1_held(r0, r1, r2, r3, vldrbq_z_s8(column, p));
         s8_store4(acc, ch, &c, &rq, mode, out_zp, lo, hi, out);
       }
+    } else if (n & 15) {
+      for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
+        s8_store4(s8_dot_4x1_long(row, column, n, 1), ch, &c, &rq, mode, out_zp, lo, hi, out);
+      }
     } else {
       for (int32_t k = cols; k != 0; --k, column += x_step, out += channels) {
-        s8_store4(s8_dot_4x1(row, column, n), ch, &c, &rq, mode, out_zp, lo, hi, out);
+        s8_store4(s8_dot_4x1_long(row, column, n, 0), ch, &c, &rq, mode, out_zp, lo, hi, out);
       }
     }
   }
