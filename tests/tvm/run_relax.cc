@@ -19,6 +19,10 @@
 
 #include RELAX_MODEL_DATA
 
+#ifndef RELAX_MODEL_DIR
+#include <ffi_core_board/board.h>
+#endif
+
 // ffi_core_tvm says what a VM keeps between calls (tvm_backend/CMakeLists.txt).
 #ifndef FFI_CORE_TVM_VM_KEPT_STORAGES
 #error "FFI_CORE_TVM_VM_KEPT_STORAGES comes with ffi_core_tvm"
@@ -180,6 +184,82 @@ const char* BadName(int what) {
 
 ffi_core::StaticHeap<RELAX_HEAP_BYTES> g_heap;
 
+// The pending error's kind and message ends the line the caller began.
+void PrintRaised(const RaisedError& e) {
+  const TVMFFIByteArray kind = e.kind();
+  const TVMFFIByteArray message = e.message();
+  std::printf("%.*s: %.*s\n", static_cast<int>(kind.size), kind.data,
+              static_cast<int>(message.size), message.data);
+}
+
+bool IsKind(const RaisedError& e, const char* kind) {
+  const TVMFFIByteArray k = e.kind();
+  return k.size == std::strlen(kind) && std::memcmp(k.data, kind, k.size) == 0;
+}
+
+// One bad call: TVM's kind, and TVM's message (which adds its check's text in
+// front). Each step below is a function of its own, not inlined: only the one
+// running has its frame on the stack (the micro:bit's is 2.25 KB).
+__attribute__((noinline)) void BadCall(TVMFFIObjectHandle fn, const RelaxBadCall& bad,
+                                       TVMFFIObjectHandle* input_tensors) {
+  const RelaxTensor& first = kInputs[0];
+  int64_t shape[4];
+  std::memcpy(shape, first.shape, sizeof(shape));
+  DLTensor t = MakeDL(first, first.data);
+  t.shape = shape;
+  if (bad.what == RELAX_BAD_DTYPE) {
+    t.dtype = first.code == kDLFloat ? DLDataType{kDLInt, 8, 1} : DLDataType{kDLFloat, 32, 1};
+  } else if (bad.what == RELAX_BAD_SHAPE) {
+    shape[first.ndim - 1] = 1;
+  }
+  DLManagedTensor bad_managed{t, nullptr, &Borrowed::Free};
+  TVMFFIObjectHandle bad_tensor = nullptr;
+  Check(TVMFFITensorFromDLPack(&bad_managed, 0, 0, &bad_tensor) == 0, "bad input as a Tensor");
+  TVMFFIAny in = None();
+  if (!RELAX_MODEL_TUPLE_INPUT) {
+    in.type_index = kTVMFFIDLTensorPtr;
+    in.v_ptr = &t;
+  } else if (bad.what == RELAX_BAD_NOT_TUPLE) {
+    in = TensorAny(input_tensors[0]);
+  } else {
+    TVMFFIAny items[kNumInputs];
+    for (int i = 0; i < kNumInputs; ++i) items[i] = TensorAny(input_tensors[i]);
+    if (bad.what != RELAX_BAD_ARITY) items[0] = TensorAny(bad_tensor);
+    in = Tuple(items, bad.what == RELAX_BAD_ARITY ? 1 : kNumInputs);
+  }
+  TVMFFIAny result = None();
+  const int rc = TVMFFIFunctionCall(fn, &in, 1, &result);
+  if (in.type_index == kTVMFFIArray) Release(&in);
+  TVMFFIObjectDecRef(bad_tensor);
+  const RaisedError e;
+  const TVMFFIByteArray got = e.message();
+  const size_t n = got.size;
+  const size_t m = std::strlen(bad.message);
+  const bool ok = rc != 0 && IsKind(e, bad.kind) && n > 0 && n <= m &&
+                  std::memcmp(bad.message + (m - n), got.data, n) == 0;
+  std::printf("%s bad %s -> ", RELAX_MODEL_NAME, BadName(bad.what));
+  PrintRaised(e);
+  Check(ok, "bad input gives TVM's kind and message");
+}
+
+// Memory running out mid-model: a MemoryError, and all of it back. The
+// argument is made before the heap shrinks.
+__attribute__((noinline)) void OutOfMemory(TVMFFIObjectHandle fn, DLTensor* inputs,
+                                           TVMFFIObjectHandle* input_tensors) {
+  TVMFFIAny in = Argument(0, &inputs[0], input_tensors);
+  static ffi_core::StaticHeap<512> tiny;
+  ffi_core::SetAllocator(tiny.allocator());
+  TVMFFIAny result = None();
+  const int rc = TVMFFIFunctionCall(fn, &in, 1, &result);
+  const RaisedError oom;
+  std::printf("%s in a 512-byte heap -> ", RELAX_MODEL_NAME);
+  PrintRaised(oom);
+  Check(rc != 0 && IsKind(oom, "MemoryError") && tiny.live_blocks() == 0,
+        "exhausted memory is a MemoryError and leaks nothing");
+  ffi_core::SetAllocator(g_heap.allocator());
+  if (RELAX_MODEL_TUPLE_INPUT) Release(&in);
+}
+
 }  // namespace
 
 int main() {
@@ -191,8 +271,8 @@ int main() {
   TVMFFIAny fn = None();
   if (module.type_index != kTVMFFIModule ||
       CallGlobal("ffi.ModuleGetFunction", args, 2, &fn) != 0 || fn.type_index != kTVMFFIFunction) {
-    Taken t = TakeError();
-    std::printf("FAIL %s: main not found (%s: %s)\n", RELAX_MODEL_NAME, t.kind, t.message);
+    std::printf("FAIL %s: main not found: ", RELAX_MODEL_NAME);
+    PrintRaised(RaisedError());
     return 1;
   }
 
@@ -217,8 +297,8 @@ int main() {
     const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
     if (RELAX_MODEL_TUPLE_INPUT) Release(&in);
     if (rc != 0) {
-      Taken t = TakeError();
-      std::printf("FAIL %s run %d: %s: %s\n", RELAX_MODEL_NAME, run + 1, t.kind, t.message);
+      std::printf("FAIL %s run %d: ", RELAX_MODEL_NAME, run + 1);
+      PrintRaised(RaisedError());
       ++g_failed;
       continue;
     }
@@ -279,68 +359,27 @@ int main() {
   Check(used_settled == used_after[0], "the runs keep nothing (FFI_CORE_TVM_VM_KEPT_STORAGES 0)");
 #endif
 
-  // Bad inputs: TVM's kind, and TVM's message (which adds its check's text
-  // in front).
-  for (const RelaxBadCall& bad : kBadCalls) {
-    const RelaxTensor& first = kInputs[0];
-    int64_t shape[4];
-    std::memcpy(shape, first.shape, sizeof(shape));
-    DLTensor t = MakeDL(first, first.data);
-    t.shape = shape;
-    if (bad.what == RELAX_BAD_DTYPE) {
-      t.dtype = first.code == kDLFloat ? DLDataType{kDLInt, 8, 1} : DLDataType{kDLFloat, 32, 1};
-    } else if (bad.what == RELAX_BAD_SHAPE) {
-      shape[first.ndim - 1] = 1;
-    }
-    DLManagedTensor bad_managed{t, nullptr, &Borrowed::Free};
-    TVMFFIObjectHandle bad_tensor = nullptr;
-    Check(TVMFFITensorFromDLPack(&bad_managed, 0, 0, &bad_tensor) == 0, "bad input as a Tensor");
-    TVMFFIAny in = None();
-    if (!RELAX_MODEL_TUPLE_INPUT) {
-      in.type_index = kTVMFFIDLTensorPtr;
-      in.v_ptr = &t;
-    } else if (bad.what == RELAX_BAD_NOT_TUPLE) {
-      in = TensorAny(input_tensors[0]);
-    } else {
-      TVMFFIAny items[kNumInputs];
-      for (int i = 0; i < kNumInputs; ++i) items[i] = TensorAny(input_tensors[i]);
-      if (bad.what != RELAX_BAD_ARITY) items[0] = TensorAny(bad_tensor);
-      in = Tuple(items, bad.what == RELAX_BAD_ARITY ? 1 : kNumInputs);
-    }
-    TVMFFIAny result = None();
-    const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
-    if (in.type_index == kTVMFFIArray) Release(&in);
-    TVMFFIObjectDecRef(bad_tensor);
-    Taken e = TakeError();
-    const size_t n = std::strlen(e.message);
-    const size_t m = std::strlen(bad.message);
-    const bool ok = rc != 0 && std::strcmp(e.kind, bad.kind) == 0 && n > 0 && n <= m &&
-                    std::strcmp(bad.message + (m - n), e.message) == 0;
-    std::printf("%s bad %s -> %s: %s\n", RELAX_MODEL_NAME, BadName(bad.what), e.kind, e.message);
-    Check(ok, "bad input gives TVM's kind and message");
-  }
+  // Bad inputs: TVM's kind, and TVM's message.
+  for (const RelaxBadCall& bad : kBadCalls) BadCall(fn.v_obj, bad, input_tensors);
   TVMFFIAny result = None();
-  Check(TVMFFIFunctionCall(fn.v_obj, nullptr, 0, &result) != 0 &&
-            std::strcmp(TakeError().kind, "TypeError") == 0,
-        "wrong argument count is a TypeError");
+  const int wrong = TVMFFIFunctionCall(fn.v_obj, nullptr, 0, &result);
+  Check(wrong != 0 && IsKind(RaisedError(), "TypeError"), "wrong argument count is a TypeError");
 
-  // Memory running out mid-model: a MemoryError, and all of it back. The
-  // argument is made before the heap shrinks.
-  TVMFFIAny in = Argument(0, &inputs[0], input_tensors);
-  static ffi_core::StaticHeap<512> tiny;
-  ffi_core::SetAllocator(tiny.allocator());
-  const int rc = TVMFFIFunctionCall(fn.v_obj, &in, 1, &result);
-  Taken oom = TakeError();
-  std::printf("%s in a 512-byte heap -> %s: %s\n", RELAX_MODEL_NAME, oom.kind, oom.message);
-  Check(rc != 0 && std::strcmp(oom.kind, "MemoryError") == 0 && tiny.live_blocks() == 0,
-        "exhausted memory is a MemoryError and leaks nothing");
-  ffi_core::SetAllocator(g_heap.allocator());
-  if (RELAX_MODEL_TUPLE_INPUT) Release(&in);
+  OutOfMemory(fn.v_obj, inputs, input_tensors);
   Check(g_heap.used_bytes() == used_settled, "nothing left over after the failures");
 
   for (TVMFFIObjectHandle t : input_tensors) TVMFFIObjectDecRef(t);
   Release(&fn);
   Release(&module);
+#ifndef RELAX_MODEL_DIR
+  // A board: the stack's high-water (where no guard faults, an overflow would
+  // run into the heap unseen).
+  const size_t stack = ffi_core_board_stack_used();
+  std::printf("relax %s stack: %lu of %lu bytes used\n", RELAX_MODEL_NAME,
+              static_cast<unsigned long>(stack),
+              static_cast<unsigned long>(ffi_core_board_stack_size()));
+  Check(stack < ffi_core_board_stack_size(), "the stack kept within its size");
+#endif
   std::printf("relax %s: %d passed, %d failed\n", RELAX_MODEL_NAME, g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -16,9 +16,9 @@ namespace ffi_core {
 
 class TVM_FFI_DLL HeapAllocator : public AllocatorBase<HeapAllocator> {
  public:
-  // Every block starts at this alignment; larger ones, up to kMaxAlignment,
-  // cost padding.
-  static constexpr size_t kGranule = 16;
+  // Every block starts at this alignment (two pointers: 8 bytes on a 32-bit
+  // core, 16 on the host); larger ones, up to kMaxAlignment, cost padding.
+  static constexpr size_t kGranule = 2 * sizeof(void*);
   static constexpr size_t kMaxAlignment = 256;
   static constexpr size_t kSmallBlock = 128;
 
