@@ -139,8 +139,12 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
     int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
     int row_inside = ih >= 0 && ih < g->in_h;
     if (row_inside && whole_rows) {
+      /* A word at a time (s8_load32 / s8_store32: unaligned words). */
       const int8_t* src = x + (ih * g->in_w + iw0) * g->in_c;
-      for (int32_t i = 0; i < span; ++i) *at++ = src[i];
+      int32_t i = 0;
+      for (; i + 4 <= span; i += 4) s8_store32(at + i, s8_load32(src + i));
+      for (; i < span; ++i) at[i] = src[i];
+      at += span;
       continue;
     }
     for (int32_t kw = 0; kw < g->k_w; ++kw) {
