@@ -69,8 +69,12 @@ typedef struct {
   int32_t x02, x13;
 } S8Group;
 
-static inline S8Group s8_group(const int16_t* c) {
-  S8Group g = {s8_load32(c), s8_load32(c + 2)};
+/* The group at *c, *c past it: one LDRD with post-increment. */
+static inline S8Group s8_group_next(const int16_t** c) {
+  S8Group g;
+  __asm__("ldrd %0, %1, [%2], #8"
+          : "=&r"(g.x02), "=&r"(g.x13), "+r"(*c)
+          : "m"(*(const int64_t*)(const void*)*c));
   return g;
 }
 
@@ -160,8 +164,10 @@ typedef struct {
   int32_t x0, x2, x1, x3;
 } S8Group;
 
-static inline S8Group s8_group(const int16_t* c) {
-  S8Group g = {c[0], c[1], c[2], c[3]};
+static inline S8Group s8_group_next(const int16_t** c) {
+  const int16_t* p = *c;
+  S8Group g = {p[0], p[1], p[2], p[3]};
+  *c = p + 4;
   return g;
 }
 
@@ -178,8 +184,8 @@ static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int3
   const int8_t* w1 = w + n;
   const int8_t* w2 = w1 + n;
   const int8_t* w3 = w2 + n;
-  for (const int8_t* end = w + (n & ~3); w != end; w += 4, w1 += 4, w2 += 4, w3 += 4, c += 4) {
-    const S8Group x = s8_group(c);
+  for (const int8_t* end = w + (n & ~3); w != end; w += 4, w1 += 4, w2 += 4, w3 += 4) {
+    const S8Group x = s8_group_next(&c);
     a0 = s8_step4(w, x, a0);
     a1 = s8_step4(w1, x, a1);
     a2 = s8_step4(w2, x, a2);
@@ -197,7 +203,7 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
                                  int32_t step, int32_t n) {
   int32_t a = 0;
   const int8_t* end = w + (n & ~3);
-  for (; w != end; w += 4, c += step) a = s8_step4(w, s8_group(c), a);
+  for (; w != end; w += 4, c += step - 4) a = s8_step4(w, s8_group_next(&c), a);
   return s8_dot_tail(w, tail, n & 3, a);
 }
 
