@@ -103,8 +103,9 @@ static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
 
 /* acc = {w0.c0, w0.c1, w1.c0, w1.c1}: rows w0 w1, two interleaved columns c;
  * eight k per iteration. */
-static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
-                              int32_t* acc) {
+static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
+                                                             const int16_t* c, int32_t n,
+                                                             int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
   for (int32_t i = n >> 3; i != 0; --i) {
     S8_STEP_2X2(0, 0, 8);
@@ -139,8 +140,9 @@ static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t*
     a11 += wb * xb;                                             \
   } while (0)
 
-static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
-                              int32_t* acc) {
+static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
+                                                             const int16_t* c, int32_t n,
+                                                             int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
   for (int32_t i = n >> 2; i != 0; --i) {
     S8_MAC_2X2(0, 0);
@@ -214,6 +216,14 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 static __attribute__((noinline)) void s8_sums_2cols(const int8_t* w, const int16_t* buffer,
                                                     int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
+  if ((n & 7) == 0) {
+    /* n & ~7: the compiler drops the remainder's steps, and the registers
+     * they would hold. */
+    for (; ch + 2 <= channels; ch += 2) {
+      const int8_t* row = w + ch * n;
+      s8_dot_2x2(row, row + n, buffer, n & ~7, sums + 2 * ch);
+    }
+  }
   for (; ch + 2 <= channels; ch += 2) {
     const int8_t* row = w + ch * n;
     s8_dot_2x2(row, row + n, buffer, n, sums + 2 * ch);
