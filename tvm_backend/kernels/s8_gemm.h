@@ -129,8 +129,9 @@ static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, c
 
 #else
 /* Without the DSP extension, one k at a time: its weights against its
- * inputs, at place cj of the reordered group (x0 x2 x1 x3), each loaded
- * value used at once so that the registers hold the accumulators. */
+ * inputs, at place cj of the reordered groups (x0 x2 x1 x3, the next group
+ * 8 on), each loaded value used at once so that the registers hold the
+ * accumulators. */
 #define S8_MAC_2X2(j, cj)                                       \
   do {                                                          \
     int32_t wa = w0[j], wb = w1[j], xa = c[cj], xb = c[4 + cj]; \
@@ -144,7 +145,21 @@ static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, c
                                                              const int16_t* c, int32_t n,
                                                              int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  for (int32_t i = n >> 2; i != 0; --i) {
+  /* Two groups an iteration: half the pointer steps and loop tests. */
+  for (int32_t i = n >> 3; i != 0; --i) {
+    S8_MAC_2X2(0, 0);
+    S8_MAC_2X2(1, 2);
+    S8_MAC_2X2(2, 1);
+    S8_MAC_2X2(3, 3);
+    S8_MAC_2X2(4, 8);
+    S8_MAC_2X2(5, 10);
+    S8_MAC_2X2(6, 9);
+    S8_MAC_2X2(7, 11);
+    w0 += 8;
+    w1 += 8;
+    c += 16;
+  }
+  if (n & 4) {
     S8_MAC_2X2(0, 0);
     S8_MAC_2X2(1, 2);
     S8_MAC_2X2(2, 1);
