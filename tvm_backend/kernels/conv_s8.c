@@ -127,6 +127,15 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
  * scratch for the taps' bytes). */
 static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c,
                           int8_t* row) {
+  if (g->k_h == 1 && g->k_w == 1 && g->pad_h == 0 && g->pad_w == 0) {
+    /* A 1x1 kernel without padding: the column is one input pixel's
+     * channels (pixel p itself at stride 1), with no bounds to test. */
+    const int32_t at = g->stride_h == 1 && g->stride_w == 1
+                           ? p
+                           : (p / g->out_w) * g->stride_h * g->in_w + (p % g->out_w) * g->stride_w;
+    s8_widen(x + at * g->in_c, c, g->in_c);
+    return;
+  }
   int32_t oh = p / g->out_w, ow = p % g->out_w;
   if (g->in_c % 4 == 0) {
     int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
@@ -158,8 +167,12 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
     int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
     int row_inside = ih >= 0 && ih < g->in_h;
     if (row_inside && whole_rows) {
+      /* A word at a time (s8_load32 / s8_store32: unaligned words). */
       const int8_t* src = x + (ih * g->in_w + iw0) * g->in_c;
-      for (int32_t i = 0; i < span; ++i) *at++ = src[i];
+      int32_t i = 0;
+      for (; i + 4 <= span; i += 4) s8_store32(at + i, s8_load32(src + i));
+      for (; i < span; ++i) at[i] = src[i];
+      at += span;
       continue;
     }
     for (int32_t kw = 0; kw < g->k_w; ++kw) {

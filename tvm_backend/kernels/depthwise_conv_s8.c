@@ -227,6 +227,42 @@ static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, c
 }
 #endif
 
+#if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))
+/* What every pixel of a call shares. */
+typedef struct {
+  DwWeights dw;
+  const int8_t* w;
+  const S8Channel* chans;
+  int32_t ch, taps, out_zp, lo, hi;
+} DwLayer;
+
+/* One output pixel's channels, four at a time, the rest one by one. Not
+ * inlined: the caller's frame, with its variable-length buffers, would
+ * take a register from the sums' loop. */
+static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const DwLayer* layer,
+                                               int8_t* out) {
+  const int32_t ch = layer->ch, taps = layer->taps, out_zp = layer->out_zp;
+  const int32_t lo = layer->lo, hi = layer->hi;
+  const S8Channel* chans = layer->chans;
+  int32_t c = 0;
+  for (; c + 4 <= ch; c += 4) {
+    int32_t sums[4];
+    dw_sums4(at, taps, c, &layer->dw, sums);
+    out[c] = s8_requantize(sums[0], &chans[c], out_zp, lo, hi);
+    out[c + 1] = s8_requantize(sums[1], &chans[c + 1], out_zp, lo, hi);
+    out[c + 2] = s8_requantize(sums[2], &chans[c + 2], out_zp, lo, hi);
+    out[c + 3] = s8_requantize(sums[3], &chans[c + 3], out_zp, lo, hi);
+  }
+  for (; c < ch; ++c) {
+    int32_t a = 0;
+    for (int32_t t = 0; t < taps; ++t) {
+      a = (int32_t)((uint32_t)a + (uint32_t)(at[t][c] * layer->w[t * ch + c]));
+    }
+    out[c] = s8_requantize(a, &chans[c], out_zp, lo, hi);
+  }
+}
+#endif
+
 void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off,
                                 int32_t q_off, int32_t batch, int32_t in_h, int32_t in_w,
                                 int32_t ch, int32_t out_h, int32_t out_w, int32_t k_h, int32_t k_w,
@@ -275,7 +311,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     chans[c] = s8_channel(q + 3 * c);
   }
   int32_t packed[dw_packed_words(ch, taps)];
-  const DwWeights dw = dw_weights(w, ch, taps, packed);
+  const DwLayer layer = {dw_weights(w, ch, taps, packed), w, chans, ch, taps, out_zp, lo, hi};
   at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {
@@ -307,22 +343,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
           dw_pixel(at, taps, w, ch, &rq, S8_SCALAR, out);
         }
 #else
-        int32_t c = 0;
-        for (; c + 4 <= ch; c += 4) {
-          int32_t sums[4];
-          dw_sums4(at, taps, c, &dw, sums);
-          out[c] = s8_requantize(sums[0], &chans[c], out_zp, lo, hi);
-          out[c + 1] = s8_requantize(sums[1], &chans[c + 1], out_zp, lo, hi);
-          out[c + 2] = s8_requantize(sums[2], &chans[c + 2], out_zp, lo, hi);
-          out[c + 3] = s8_requantize(sums[3], &chans[c + 3], out_zp, lo, hi);
-        }
-        for (; c < ch; ++c) {
-          int32_t a = 0;
-          for (t = 0; t < taps; ++t) {
-            a = (int32_t)((uint32_t)a + (uint32_t)(at[t][c] * w[t * ch + c]));
-          }
-          out[c] = s8_requantize(a, &chans[c], out_zp, lo, hi);
-        }
+        dw_pixel(at, &layer, out);
 #endif
       }
     }

@@ -25,7 +25,7 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
  * shift s is 33 to 62, (x * m + 2^(s-1)) >> s is ((x * m) >> 32) +
  * 2^(s-33), shifted right by s - 32 (the product's low word adds less than
  * one to a sum of whole multiples of 2^32): the high word of one multiply
- * (SMMUL) rather than s8_requantize_once's 64-bit sum and shift. Channels
+ * (SMULL's upper half) rather than s8_requantize_once's 64-bit sum and shift. Channels
  * take that form up to the first that cannot, the rest the general one.
  * Not inlined: the caller's frame, with its variable-length buffers, would
  * take a register. */

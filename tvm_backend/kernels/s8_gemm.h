@@ -52,9 +52,9 @@ static inline int32_t s8_dot_tail(const int8_t* w, const int16_t* c, int32_t t, 
 }
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-/* Eight k of two interleaved columns. */
+/* Sixteen k of two interleaved columns (what one iteration of s8_dot_2x2 reads). */
 typedef struct {
-  int16_t v[16];
+  int16_t v[32];
 } S8Groups;
 
 /* A column group's two words, `offset` bytes past c (LDRD: the buffer is
@@ -69,8 +69,12 @@ typedef struct {
   int32_t x02, x13;
 } S8Group;
 
-static inline S8Group s8_group(const int16_t* c) {
-  S8Group g = {s8_load32(c), s8_load32(c + 2)};
+/* The group at *c, *c past it: one LDRD with post-increment. */
+static inline S8Group s8_group_next(const int16_t** c) {
+  S8Group g;
+  __asm__("ldrd %0, %1, [%2], #8"
+          : "=&r"(g.x02), "=&r"(g.x13), "+r"(*c)
+          : "m"(*(const int64_t*)(const void*)*c));
   return g;
 }
 
@@ -98,11 +102,22 @@ static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
   } while (0)
 
 /* acc = {w0.c0, w0.c1, w1.c0, w1.c1}: rows w0 w1, two interleaved columns c;
- * eight k per iteration. */
-static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
-                              int32_t* acc) {
+ * sixteen k per iteration (the pointer steps and loop test a sixteenth of
+ * the instructions), then eight, then four. */
+static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
+                                                             const int16_t* c, int32_t n,
+                                                             int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  for (int32_t i = n >> 3; i != 0; --i) {
+  for (int32_t i = n >> 4; i != 0; --i) {
+    S8_STEP_2X2(0, 0, 8);
+    S8_STEP_2X2(4, 16, 24);
+    S8_STEP_2X2(8, 32, 40);
+    S8_STEP_2X2(12, 48, 56);
+    w0 += 16;
+    w1 += 16;
+    c += 32;
+  }
+  if (n & 8) {
     S8_STEP_2X2(0, 0, 8);
     S8_STEP_2X2(4, 16, 24);
     w0 += 8;
@@ -124,8 +139,9 @@ static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t*
 
 #else
 /* Without the DSP extension, one k at a time: its weights against its
- * inputs, at place cj of the reordered group (x0 x2 x1 x3), each loaded
- * value used at once so that the registers hold the accumulators. */
+ * inputs, at place cj of the reordered groups (x0 x2 x1 x3, the next group
+ * 8 on), each loaded value used at once so that the registers hold the
+ * accumulators. */
 #define S8_MAC_2X2(j, cj)                                       \
   do {                                                          \
     int32_t wa = w0[j], wb = w1[j], xa = c[cj], xb = c[4 + cj]; \
@@ -135,10 +151,25 @@ static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t*
     a11 += wb * xb;                                             \
   } while (0)
 
-static inline void s8_dot_2x2(const int8_t* w0, const int8_t* w1, const int16_t* c, int32_t n,
-                              int32_t* acc) {
+static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
+                                                             const int16_t* c, int32_t n,
+                                                             int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  for (int32_t i = n >> 2; i != 0; --i) {
+  /* Two groups an iteration: half the pointer steps and loop tests. */
+  for (int32_t i = n >> 3; i != 0; --i) {
+    S8_MAC_2X2(0, 0);
+    S8_MAC_2X2(1, 2);
+    S8_MAC_2X2(2, 1);
+    S8_MAC_2X2(3, 3);
+    S8_MAC_2X2(4, 8);
+    S8_MAC_2X2(5, 10);
+    S8_MAC_2X2(6, 9);
+    S8_MAC_2X2(7, 11);
+    w0 += 8;
+    w1 += 8;
+    c += 16;
+  }
+  if (n & 4) {
     S8_MAC_2X2(0, 0);
     S8_MAC_2X2(1, 2);
     S8_MAC_2X2(2, 1);
@@ -160,8 +191,10 @@ typedef struct {
   int32_t x0, x2, x1, x3;
 } S8Group;
 
-static inline S8Group s8_group(const int16_t* c) {
-  S8Group g = {c[0], c[1], c[2], c[3]};
+static inline S8Group s8_group_next(const int16_t** c) {
+  const int16_t* p = *c;
+  S8Group g = {p[0], p[1], p[2], p[3]};
+  *c = p + 4;
   return g;
 }
 
@@ -178,8 +211,8 @@ static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int3
   const int8_t* w1 = w + n;
   const int8_t* w2 = w1 + n;
   const int8_t* w3 = w2 + n;
-  for (const int8_t* end = w + (n & ~3); w != end; w += 4, w1 += 4, w2 += 4, w3 += 4, c += 4) {
-    const S8Group x = s8_group(c);
+  for (const int8_t* end = w + (n & ~3); w != end; w += 4, w1 += 4, w2 += 4, w3 += 4) {
+    const S8Group x = s8_group_next(&c);
     a0 = s8_step4(w, x, a0);
     a1 = s8_step4(w1, x, a1);
     a2 = s8_step4(w2, x, a2);
@@ -197,7 +230,7 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
                                  int32_t step, int32_t n) {
   int32_t a = 0;
   const int8_t* end = w + (n & ~3);
-  for (; w != end; w += 4, c += step) a = s8_step4(w, s8_group(c), a);
+  for (; w != end; w += 4, c += step - 4) a = s8_step4(w, s8_group_next(&c), a);
   return s8_dot_tail(w, tail, n & 3, a);
 }
 
@@ -208,6 +241,14 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 static __attribute__((noinline)) void s8_sums_2cols(const int8_t* w, const int16_t* buffer,
                                                     int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
+  if ((n & 7) == 0) {
+    /* n & ~7: the compiler drops the remainder's steps, and the registers
+     * they would hold. */
+    for (; ch + 2 <= channels; ch += 2) {
+      const int8_t* row = w + ch * n;
+      s8_dot_2x2(row, row + n, buffer, n & ~7, sums + 2 * ch);
+    }
+  }
   for (; ch + 2 <= channels; ch += 2) {
     const int8_t* row = w + ch * n;
     s8_dot_2x2(row, row + n, buffer, n, sums + 2 * ch);
