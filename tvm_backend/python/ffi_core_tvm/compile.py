@@ -17,8 +17,10 @@ import tempfile
 
 import numpy as np
 import tvm
+import tvm_ffi.libinfo
 from tvm import relax
 
+from .single_call import single_call, table_c_source
 from .targets import c_compiler, c_kernel_flags, llvm_target
 
 # What the loader needs to use a constant in place
@@ -28,6 +30,7 @@ _TENSOR_MAGIC = struct.pack("<Q", 0xDD5E40F096B4A13F)
 _LIBRARY_BIN = b"__tvm_ffi__library_bin"
 _CORE_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "core",
                              "include")
+_BACKEND_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "include")
 # The C micro-kernels some int8 kernels call (int8_kernels._extern).
 KERNELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "kernels")
 # -O2 without instruction scheduling: GCC's scheduler hoists the GEMM's
@@ -197,14 +200,17 @@ def c_kernels(mod):
                    and "ffi_core_c_kernel" in f.attrs})
 
 
-def _link_c_kernels(stems, cpu, lib0, tmp):
-    """Compiles the C micro-kernels `stems` for cpu and folds them into
-    lib0 (ld -r), so that a model stays the two objects model.json lists."""
+def _link_c_sources(sources, cpu, lib0, tmp):
+    """Compiles the C sources (the micro-kernels, the kernel table) for cpu
+    and folds them into lib0 (ld -r), so that a model stays the two objects
+    model.json lists."""
     objects = []
-    for stem in stems:
-        obj = os.path.join(tmp, f"{stem}.o")
+    for src in sources:
+        obj = os.path.join(tmp, os.path.basename(src)[:-2] + ".o")
         subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + c_kernel_flags(cpu) + [
-            "-c", os.path.join(KERNELS_DIR, f"{stem}.c"), "-o", obj], check=True)
+            "-I", _CORE_INCLUDE, "-I", _BACKEND_INCLUDE,
+            # DLPack's header, from the apache-tvm-ffi package TVM runs on.
+            "-I", tvm_ffi.libinfo.find_dlpack_include_path(), "-c", src, "-o", obj], check=True)
         objects.append(obj)
     # The compiler driver links, so that ld gets the CPU's emulation.
     merged = os.path.join(tmp, "lib0_kernels.o")
@@ -234,6 +240,7 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
     model.json's dict."""
     os.makedirs(out_dir, exist_ok=True)
     target = llvm_target(cpu)
+    mod, table = single_call(mod, "ffi_core_kernel_table_" + re.sub(r"\W", "_", name))
     with pass_context():
         ex = relax.build(mod, target, exec_mode="compiled", system_lib=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,8 +251,13 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
         lib0 = os.path.join(out_dir, f"{name}_lib0.o")
         os.replace(os.path.join(tmp, "lib0.o"), lib0)
         stems = c_kernels(mod)
-        if stems:
-            _link_c_kernels(stems, cpu, lib0, tmp)
+        sources = [os.path.join(KERNELS_DIR, f"{stem}.c") for stem in stems]
+        if table is not None:
+            sources.append(os.path.join(tmp, "kernel_table.c"))
+            with open(sources[-1], "w") as f:
+                f.write(table_c_source(table))
+        if sources:
+            _link_c_sources(sources, cpu, lib0, tmp)
         blob = _library_bin(os.path.join(tmp, "devc.o"))
         # What the model registers: lib0's __tvm_ffi_* symbols and the executable.
         symbols = 1 + sum(1 for s in _elf_symbols(lib0) if s.startswith(b"__tvm_ffi_"))

@@ -1,0 +1,60 @@
+/*
+ * ffi-core: a model's kernels run as one table over one workspace.
+ *
+ * The compile path (ffi_core_tvm/single_call.py) turns a Relax main that is
+ * a straight line of kernels into one kernel call: generated C holding a
+ * plan (the kernels in order and, for each argument of each, the pointer
+ * it lies in: an input, a constant, an output or the workspace; its byte
+ * offset there, its shape and type) and a function of those pointers that
+ * runs it. The VM then makes one call an inference instead of several
+ * builtin calls a layer. C99 and C++.
+ */
+#ifndef FFI_CORE_TVM_KERNEL_PLAN_H_
+#define FFI_CORE_TVM_KERNEL_PLAN_H_
+
+#include <stdint.h>
+#include <tvm/ffi/c_api.h>
+#include <tvm/runtime/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most arguments of one step: their DLTensors are on the stack of every
+ * inference. The compile path keeps to it; the runner refuses more. */
+#define FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS 6
+
+/* One argument of one kernel call: a view into pointer `base`. */
+typedef struct {
+  const int64_t* shape;
+  uint32_t offset; /* bytes from the pointer */
+  uint8_t base;    /* index into the table function's pointers */
+  uint8_t ndim;
+  DLDataType dtype;
+} FFICoreTVMKernelArg;
+
+/* One kernel call (its packed entry): args[first_arg, first_arg + num_args). */
+typedef struct {
+  TVMFFISafeCallType kernel;
+  uint16_t first_arg;
+  uint16_t num_args;
+} FFICoreTVMKernelStep;
+
+typedef struct {
+  const FFICoreTVMKernelStep* steps;
+  const FFICoreTVMKernelArg* args;
+  uint16_t num_steps;
+  uint16_t max_args;  /* the most arguments of one step */
+  uint16_t num_bases; /* pointers the table function takes */
+} FFICoreTVMKernelPlan;
+
+/* Runs `plan` over its pointers. A plan over FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS
+ * arguments a step is a ValueError; a kernel's failure is passed on (its
+ * non-zero return, its error raised). */
+TVM_DLL int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* const* bases);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // FFI_CORE_TVM_KERNEL_PLAN_H_

@@ -1,0 +1,233 @@
+"""A model's kernels as one call on one planned workspace.
+
+TVM's compiled VM runs main as a list of builtin calls: for each layer an
+alloc_tensor through the packed-call path, the kernel call's argument list,
+the kills (about 1,000 instructions a layer on a Cortex-M4). single_call()
+rewrites a main that is a straight line of kernel calls and reshapes into
+one call of `main_kernels`, a table of the kernels in order over one
+workspace whose regions are planned here (tvm_backend/src/kernel_plan.cc
+runs it). The VM then allocates the outputs and the workspace, keeps them
+from call to call, and makes that one call. A main of any other shape
+(control flow, state updated in place, kernels with several outputs or
+shape arguments) stays as it is.
+"""
+import numpy as np
+import tvm
+from tvm import relax, tirx
+from tvm.script.ir_builder import IRBuilder
+from tvm.script.ir_builder import tirx as T
+
+# The table's PrimFunc in the module.
+ENTRY = "main_kernels"
+# FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS and _MAX_BASES (tvm_kernel_plan.h).
+MAX_ARGS = 6
+MAX_BASES = 16
+# Every region starts on this boundary: the C kernels load words and
+# doublewords, Helium loads vectors.
+ALIGNMENT = 16
+
+
+class _Storage:
+    """Where a tensor of main lives: the entry's argument `index` of `kind`
+    (param, constant, output) or a workspace region, and the steps that
+    define and last read it."""
+
+    def __init__(self, kind, index, nbytes, defined=-1):
+        self.kind, self.index, self.nbytes = kind, index, nbytes
+        self.defined, self.last_use, self.offset = defined, defined, 0
+
+
+def _tensor_type(ty):
+    """(shape, dtype) of a static tensor type, None otherwise."""
+    if not isinstance(ty, relax.TensorType) or ty.shape is None:
+        return None
+    try:
+        return tuple(int(d) for d in ty.shape.values), str(ty.dtype)
+    except (AttributeError, TypeError):
+        return None
+
+
+def _bytes(shape, dtype):
+    return int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+
+
+def _straight_line(mod):
+    """(params, constants, steps, outputs) of main, or None where main is not
+    a straight line of call_tir (one output, no shape arguments) and
+    reshape. A step is (kernel name, [(storage, shape, dtype)] of its
+    arguments, output last)."""
+    main = mod["main"]
+    if not isinstance(main.body, relax.SeqExpr):
+        return None
+    where = {}  # var -> (storage, shape, dtype)
+    for i, p in enumerate(main.params):
+        t = _tensor_type(p.ty)
+        if t is None:
+            return None
+        where[p] = (_Storage("param", i, _bytes(*t)),) + t
+    constants, steps = [], []
+    for block in main.body.blocks:
+        for b in block.bindings:
+            t = _tensor_type(b.var.ty) if isinstance(b, relax.VarBinding) else None
+            if t is None:
+                return None
+            v = b.value
+            if isinstance(v, relax.Var) and v in where:
+                where[b.var] = (where[v][0],) + t
+                continue
+            if not isinstance(v, relax.Call) or not isinstance(v.op, tvm.ir.Op):
+                return None
+            if v.op.name == "relax.reshape" and v.args[0] in where:
+                where[b.var] = (where[v.args[0]][0],) + t
+                continue
+            if (v.op.name != "relax.call_tir" or len(v.args) != 2
+                    or not isinstance(mod[v.args[0]], tirx.PrimFunc)
+                    or len(mod[v.args[0]].params) != len(v.args[1].fields) + 1):
+                return None
+            args = []
+            for a in v.args[1].fields:
+                if isinstance(a, tvm.ir.expr.Constant) and _tensor_type(a.ty) is not None:
+                    found = [s for c, s in constants if c.same_as(a)]
+                    if not found:
+                        found = [_Storage("constant", len(constants), 0)]
+                        constants.append((a, found[0]))
+                    args.append((found[0],) + _tensor_type(a.ty))
+                elif isinstance(a, relax.Var) and a in where:
+                    args.append(where[a])
+                else:
+                    return None
+            out = (_Storage("region", 0, _bytes(*t), defined=len(steps)),) + t
+            where[b.var] = out
+            for s, _, _ in args:
+                s.last_use = max(s.last_use, len(steps))
+            steps.append((v.args[0].name_hint, args + [out]))
+    results = main.body.body
+    results = list(results.fields) if isinstance(results, relax.Tuple) else [results]
+    outputs = []
+    for r in results:
+        found = where.get(r) if isinstance(r, relax.Var) else None
+        if found is None or found[0].kind != "region" or any(found[0] is o[0] for o in outputs):
+            return None
+        found[0].kind, found[0].index = "output", len(outputs)
+        outputs.append(found)
+    if len(steps) < 2 or max(len(a) for _, a in steps) > MAX_ARGS or (
+            len(main.params) + len(constants) + len(outputs) + 1 > MAX_BASES):
+        return None
+    return list(main.params), constants, steps, outputs
+
+
+def _first_fit(regions, order):
+    """Places regions in `order`, each at the lowest aligned offset clear of
+    those placed before it that live beside it. Returns the size."""
+    placed = []
+    for r in sorted(regions, key=order):
+        r.offset = 0
+        for p in sorted((p for p in placed
+                         if p.defined <= r.last_use and r.defined <= p.last_use),
+                        key=lambda p: p.offset):
+            if r.offset + r.nbytes <= p.offset:
+                break
+            r.offset = max(r.offset, -(-(p.offset + p.nbytes) // ALIGNMENT) * ALIGNMENT)
+        placed.append(r)
+    return max((r.offset + r.nbytes for r in regions), default=0)
+
+
+def _plan(regions):
+    """Offsets in the workspace: first fit, the largest region first or in
+    the order the kernels write them, whichever needs less. Returns its size."""
+    orders = [lambda r: (-r.nbytes, r.defined), lambda r: r.defined]
+    best = min(orders, key=lambda order: _first_fit(regions, order))
+    return _first_fit(regions, best)
+
+
+def single_call(mod, symbol):
+    """(mod with main's kernels called through one table, the table) or (mod,
+    None) where main is not a straight line of them (see the module's doc).
+    The table, whose C function is `symbol`: "args", the number of its
+    pointer arguments (params, constants, workspace, outputs), and "steps",
+    (kernel, [(argument, byte offset, shape, dtype)]) in order."""
+    found = _straight_line(mod)
+    if found is None:
+        return mod, None
+    params, constants, steps, outputs = found
+    regions = {id(s): s for _, args in steps for s, _, _ in args if s.kind == "region"}
+    ws_bytes = max(_plan(list(regions.values())), 1)
+    workspace = len(params) + len(constants)
+    first = {"param": 0, "constant": len(params), "output": workspace + 1}
+    table = {
+        "symbol": symbol,
+        "args": workspace + 1 + len(outputs),
+        "steps": [(kernel, [(workspace if s.kind == "region" else first[s.kind] + s.index,
+                             s.offset if s.kind == "region" else 0, shape, dtype)
+                            for s, shape, dtype in args]) for kernel, args in steps],
+    }
+    # The table is a kernel of TVM's: a PrimFunc that calls the C function
+    # as the C micro-kernels are called, and passes a failure on.
+    tensors = ([_tensor_type(p.ty) for p in params] + [_tensor_type(c.ty) for c, _ in constants]
+               + [((ws_bytes,), "uint8")] + [(shape, dtype) for _, shape, dtype in outputs])
+    with IRBuilder() as ib:
+        with T.prim_func():
+            T.func_name(ENTRY)
+            T.func_attr({"tir.noalias": True})
+            bufs = [T.match_buffer(T.arg(f"a{k}", T.handle()), shape, dtype)
+                    for k, (shape, dtype) in enumerate(tensors)]
+            rc = T.Bind(T.call_extern("int32", symbol, *[b.access_ptr("rw") for b in bufs]))
+            with T.If(rc != 0):
+                with T.Then():
+                    T.evaluate(T.tvm_throw_last_error())
+    kernels = ib.get()
+
+    main = mod["main"]
+    bb = relax.BlockBuilder(tvm.IRModule({gv: f for gv, f in mod.functions.items()
+                                          if gv.name_hint != "main"}, attrs=mod.attrs))
+    new_params = [relax.Var(p.name, p.ty) for p in params]
+    attrs = dict(main.attrs.items()) if main.attrs else None
+    with bb.function("main", new_params, attrs=attrs):
+        # The workspace an argument the table writes, not a second output:
+        # a tuple of outputs would be one more heap object a call.
+        ws = bb.emit(relax.op.builtin.alloc_tensor(relax.ShapeExpr([ws_bytes]), "uint8", 0))
+        table_gv = bb.add_func(kernels, ENTRY)
+        out_types = [relax.TensorType(list(shape), dtype) for _, shape, dtype in outputs]
+        res = bb.emit(relax.call_tir(
+            table_gv, relax.Tuple(new_params + [c for c, _ in constants] + [ws]),
+            out_types[0] if len(out_types) == 1 else out_types))
+        bb.emit_func_output(res)
+    return bb.finalize(), table
+
+
+_DTYPE_CODES = {"int": 0, "uint": 1, "float": 2}
+
+
+def table_c_source(table):
+    """The C source of the table's function."""
+    kernels = sorted({k for k, _ in table["steps"]})
+    lines = ["#include <ffi_core/tvm_kernel_plan.h>", ""]
+    lines += [f"int __tvm_ffi_{k}(void*, const TVMFFIAny*, int32_t, TVMFFIAny*);"
+              for k in kernels]
+    shapes, arg_lines, step_lines = {}, [], []
+    for kernel, args in table["steps"]:
+        step_lines.append(f"  {{__tvm_ffi_{kernel}, {len(arg_lines)}, {len(args)}}},")
+        for base, offset, shape, dtype in args:
+            if shape not in shapes:
+                shapes[shape] = f"kShape{len(shapes)}"
+            code = _DTYPE_CODES[dtype.rstrip("0123456789")]
+            bits = np.dtype(dtype).itemsize * 8
+            arg_lines.append(f"  {{{shapes[shape]}, {offset}u, {base}, {len(shape)}, "
+                             f"{{{code}, {bits}, 1}}}},")
+    lines += [f"static const int64_t {n}[] = {{{', '.join(map(str, s)) or '1'}}};"
+              for s, n in shapes.items()]
+    lines += ["static const FFICoreTVMKernelArg kArgs[] = {"] + arg_lines + ["};"]
+    lines += ["static const FFICoreTVMKernelStep kSteps[] = {"] + step_lines + ["};"]
+    max_args = max(len(a) for _, a in table["steps"])
+    params = ", ".join(f"void* a{k}" for k in range(table["args"]))
+    lines += [
+        f"static const FFICoreTVMKernelPlan kPlan = {{kSteps, kArgs, {len(table['steps'])}, "
+        f"{max_args}, {table['args']}}};",
+        "",
+        f"int32_t {table['symbol']}({params});",
+        f"int32_t {table['symbol']}({params}) {{",
+        f"  void* const bases[] = {{{', '.join(f'a{k}' for k in range(table['args']))}}};",
+        "  return FFICoreTVMRunKernelPlan(&kPlan, bases);",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
