@@ -133,9 +133,16 @@ def _first_fit(regions, order):
 
 
 def _plan(regions):
-    """Offsets in the workspace: first fit, the largest region first or in
-    the order the kernels write them, whichever needs less. Returns its size."""
-    orders = [lambda r: (-r.nbytes, r.defined), lambda r: r.defined]
+    """Offsets in the workspace: first fit, the largest region first, in the
+    order the kernels write them, the longest-lived first, or in a few
+    seeded shuffles (first fit misses small regions' best places),
+    whichever needs least. Returns its size."""
+    rng = np.random.default_rng(0)
+    orders = [lambda r: (-r.nbytes, r.defined), lambda r: r.defined,
+              lambda r: (r.defined - r.last_use, -r.nbytes, r.defined)]
+    for _ in range(16):
+        rank = {id(regions[i]): k for k, i in enumerate(rng.permutation(len(regions)))}
+        orders.append(lambda r, rank=rank: rank[id(r)])
     best = min(orders, key=lambda order: _first_fit(regions, order))
     return _first_fit(regions, best)
 

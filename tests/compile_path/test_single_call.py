@@ -1,0 +1,75 @@
+"""single_call: a straight-line main becomes one call of the kernel table,
+whose workspace plan never lets two tensors that live at once share a byte;
+a main of another shape (state updated in place) stays as it is. The table's
+outputs are checked where it runs: every model test of tests/tvm, on the host
+and the boards, bit for bit against TVM's VM running the main as imported."""
+import os
+
+import numpy as np
+import pytest
+import tvm
+from reference import MLPERF_TINY, TFLM_EXAMPLES, importer
+
+from ffi_core_tvm import single_call as sc
+from ffi_core_tvm.compile import planned_storage_bytes
+
+
+def _calls(mod):
+    return [b.value for block in mod["main"].body.blocks for b in block.bindings
+            if isinstance(b.value, tvm.relax.Call) and getattr(b.value.op, "name", "") in
+            ("relax.call_tir", "relax.call_tir_inplace")]
+
+
+def _regions(rng, n):
+    regions = []
+    for _ in range(n):
+        defined = int(rng.integers(0, 20))
+        r = sc._Storage("region", 0, int(rng.integers(1, 300)), defined=defined)
+        r.last_use = defined + int(rng.integers(0, 6))
+        regions.append(r)
+    return regions
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_plan_keeps_live_regions_apart(seed):
+    regions = _regions(np.random.default_rng(seed), 12)
+    size = sc._plan(regions)
+    for r in regions:
+        assert r.offset % sc.ALIGNMENT == 0 and r.offset + r.nbytes <= size
+    for i, a in enumerate(regions):
+        for b in regions[i + 1:]:
+            if a.defined <= b.last_use and b.defined <= a.last_use:
+                assert a.offset + a.nbytes <= b.offset or b.offset + b.nbytes <= a.offset, \
+                    "two regions live at once overlap"
+    # Never below the most bytes live at one step.
+    live = max(sum(r.nbytes for r in regions if r.defined <= t <= r.last_use)
+               for t in range(30))
+    assert size >= live
+
+
+def _model(folder, name):
+    path = os.path.join(folder, name + ".tflite")
+    if not os.path.exists(path):
+        pytest.skip(f"{path} is missing")
+    with open(path, "rb") as f:
+        return importer()[0](f.read())[0]
+
+
+@pytest.mark.parametrize("name", ["kws_ref_model", "ad01_int8"])
+def test_straight_line_main_is_one_call(name):
+    mod = _model(MLPERF_TINY, name)
+    new, table = sc.single_call(mod, "table")
+    assert table is not None
+    assert [c.args[0].name_hint for c in _calls(new)] == [sc.ENTRY]
+    assert [k for k, _ in table["steps"]] == [c.args[0].name_hint for c in _calls(mod)]
+    # The plan needs no more RAM than Relax's own.
+    assert planned_storage_bytes(new) <= planned_storage_bytes(mod)
+    source = sc.table_c_source(table)
+    assert "int32_t table(" in source and source.count("{__tvm_ffi_") == len(table["steps"])
+
+
+def test_state_in_place_stays():
+    mod = _model(TFLM_EXAMPLES, "keyword_scrambled_8bit")
+    assert any(c.op.name == "relax.call_tir_inplace" for c in _calls(mod))
+    new, table = sc.single_call(mod, "table")
+    assert table is None and new.same_as(mod)
