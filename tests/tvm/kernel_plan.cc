@@ -15,6 +15,7 @@ namespace {
 
 int g_failed = 0;
 int g_calls = 0;
+int64_t g_first_output_dims[2] = {};  // the first call's y: ndim, shape[0]
 
 void Check(bool ok, const char* what) {
   std::printf("%s: %s\n", ok ? "ok" : "FAIL", what);
@@ -28,12 +29,15 @@ const DLTensor* Arg(const TVMFFIAny* args, int i) {
 
 // y[i] = x[i] + 1 over int8 tensors of equal size.
 int AddOne(void*, const TVMFFIAny* args, int32_t num_args, TVMFFIAny*) {
-  ++g_calls;
   const DLTensor* x = Arg(args, 0);
   const DLTensor* y = Arg(args, 1);
-  if (num_args != 2 || x == nullptr || y == nullptr || x->dtype.bits != 8 ||
-      y->dtype.bits != 8 || x->byte_offset != 0 || y->strides != nullptr) {
+  if (num_args != 2 || x == nullptr || y == nullptr || x->dtype.bits != 8 || y->dtype.bits != 8 ||
+      x->byte_offset != 0 || y->strides != nullptr) {
     return -2;
+  }
+  if (g_calls++ == 0) {
+    g_first_output_dims[0] = y->ndim;
+    g_first_output_dims[1] = y->shape[0];
   }
   int64_t n = 1;
   for (int d = 0; d < x->ndim; ++d) n *= x->shape[d];
@@ -70,8 +74,10 @@ int main() {
   // input (pointer 0) -> workspace at 16 (as 2x3) -> output (pointer 2),
   // through a view of the workspace as 6.
   const FFICoreTVMKernelArg args[] = {
-      {kFlat, 0, 0, 1, kInt8}, {kGrid, 16, 1, 2, kInt8},
-      {kFlat, 16, 1, 1, kInt8}, {kFlat, 0, 2, 1, kInt8},
+      {kFlat, 0, 1, kInt8, 0},
+      {kGrid, 16, 2, kInt8, 1},
+      {kFlat, 16, 1, kInt8, 1},
+      {kFlat, 0, 1, kInt8, 2},
   };
   const FFICoreTVMKernelStep steps[] = {{&AddOne, 0, 2}, {&AddOne, 2, 2}};
   const FFICoreTVMKernelPlan plan = {steps, args, 2, 2, 3};
@@ -83,6 +89,7 @@ int main() {
   const int8_t want[6] = {2, 3, 4, 5, -126, -128};
   Check(std::memcmp(out, want, sizeof(out)) == 0, "each step at its pointer and offset");
   Check(ws[15] == 0 && ws[16] == in[0] + 1 && ws[22] == 0, "the workspace region at offset 16");
+  Check(g_first_output_dims[0] == 2 && g_first_output_dims[1] == 2, "each view's shape");
 
   // A failure stops the plan: the step after it does not run.
   const FFICoreTVMKernelStep failing[] = {{&AddOne, 0, 2}, {&Fails, 2, 2}, {&AddOne, 2, 2}};

@@ -5,7 +5,15 @@
 #include <ffi_core/error.h>
 #include <ffi_core/tvm_kernel_plan.h>
 
+#include <cstddef>
+#include <cstring>
+
 namespace {
+
+// The two fields copied as one lie as in a DLTensor.
+static_assert(offsetof(FFICoreTVMKernelArg, dtype) - offsetof(FFICoreTVMKernelArg, ndim) ==
+                  offsetof(DLTensor, dtype) - offsetof(DLTensor, ndim),
+              "ndim and dtype lie as in a DLTensor");
 
 constexpr int kMaxArgs = FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS;
 
@@ -30,19 +38,19 @@ extern "C" int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* c
     call_args[i].zero_padding = 0;
     call_args[i].v_ptr = &views[i];
   }
+  // TVM's kernels return nothing: the result stays None.
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
   const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
   for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
     const FFICoreTVMKernelArg* a = plan->args + s->first_arg;
-    for (int i = 0; i < s->num_args; ++i, ++a) {
-      views[i].data = static_cast<char*>(bases[a->base]) + a->offset;
-      views[i].ndim = a->ndim;
-      views[i].dtype = a->dtype;
-      views[i].shape = const_cast<int64_t*>(a->shape);
+    for (DLTensor* v = views; v != views + s->num_args; ++v, ++a) {
+      v->data = static_cast<char*>(bases[a->base]) + a->offset;
+      std::memcpy(&v->ndim, &a->ndim, sizeof(a->ndim) + sizeof(a->dtype));
+      v->shape = const_cast<int64_t*>(a->shape);
     }
-    TVMFFIAny result;
-    result.type_index = kTVMFFINone;
-    result.zero_padding = 0;
-    result.v_int64 = 0;
     const int rc = s->kernel(nullptr, call_args, s->num_args, &result);
     if (rc != 0) return rc;
   }

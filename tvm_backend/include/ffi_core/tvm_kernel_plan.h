@@ -24,13 +24,14 @@ extern "C" {
  * inference. The compile path keeps to it; the runner refuses more. */
 #define FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS 6
 
-/* One argument of one kernel call: a view into pointer `base`. */
+/* One argument of one kernel call: a view into pointer `base`. ndim and
+ * dtype lie as in a DLTensor, so that both are copied as one. */
 typedef struct {
   const int64_t* shape;
   uint32_t offset; /* bytes from the pointer */
-  uint8_t base;    /* index into the table function's pointers */
-  uint8_t ndim;
+  int32_t ndim;
   DLDataType dtype;
+  uint32_t base; /* index into the table function's pointers */
 } FFICoreTVMKernelArg;
 
 /* One kernel call (its packed entry): args[first_arg, first_arg + num_args). */
