@@ -1,6 +1,7 @@
 """single_call: a straight-line main becomes one call of the kernel table,
-whose workspace plan never lets two tensors that live at once share a byte;
-a main of another shape (state updated in place) stays as it is. The table's
+whose workspace plan never lets two tensors that live at once share a byte,
+states written in place staying in place; a main of another shape (an
+operator not lowered to a kernel) stays as it is. The table's
 outputs are checked where it runs: every model test of tests/tvm, on the host
 and the boards, bit for bit against TVM's VM running the main as imported."""
 import os
@@ -68,8 +69,23 @@ def test_straight_line_main_is_one_call(name):
     assert "int32_t table(" in source and source.count("{__tvm_ffi_") == len(table["steps"])
 
 
-def test_state_in_place_stays():
+def test_state_written_in_place_is_returned_in_place():
     mod = _model(TFLM_EXAMPLES, "keyword_scrambled_8bit")
-    assert any(c.op.name == "relax.call_tir_inplace" for c in _calls(mod))
+    new, table = sc.single_call(mod, "table")
+    (call,) = _calls(new)
+    assert call.op.name == "relax.call_tir_inplace"
+    # The output new, each state its own parameter, as main returned them.
+    assert list(call.attrs.inplace_indices) == [-1] + list(range(1, len(mod["main"].params)))
+    assert len(table["steps"]) == len(_calls(mod))
+    assert planned_storage_bytes(new) <= planned_storage_bytes(mod)
+
+
+def test_other_shapes_stay():
+    bb = tvm.relax.BlockBuilder()
+    x = tvm.relax.Var("x", tvm.relax.TensorType([4], "int8"))
+    with bb.function("main", [x]):
+        y = bb.emit(tvm.relax.op.add(x, x))
+        bb.emit_func_output(bb.emit(tvm.relax.op.add(y, x)))
+    mod = bb.finalize()
     new, table = sc.single_call(mod, "table")
     assert table is None and new.same_as(mod)

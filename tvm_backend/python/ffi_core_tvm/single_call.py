@@ -19,9 +19,8 @@ from tvm.script.ir_builder import tirx as T
 
 # The table's PrimFunc in the module.
 ENTRY = "main_kernels"
-# FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS and _MAX_BASES (tvm_kernel_plan.h).
+# FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS (tvm_kernel_plan.h).
 MAX_ARGS = 6
-MAX_BASES = 16
 # Every region starts on this boundary: the C kernels load words and
 # doublewords, Helium loads vectors.
 ALIGNMENT = 16
@@ -51,15 +50,34 @@ def _bytes(shape, dtype):
     return int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
 
 
+def _arguments(call, where, constants):
+    """[(storage, shape, dtype)] of a kernel call's arguments, or None."""
+    args = []
+    for a in call.args[1].fields:
+        if isinstance(a, tvm.ir.expr.Constant) and _tensor_type(a.ty) is not None:
+            found = [s for c, s in constants if c.same_as(a)]
+            if not found:
+                found = [_Storage("constant", len(constants), 0)]
+                constants.append((a, found[0]))
+            args.append((found[0],) + _tensor_type(a.ty))
+        elif isinstance(a, relax.Var) and a in where:
+            args.append(where[a])
+        else:
+            return None
+    return args
+
+
 def _straight_line(mod):
-    """(params, constants, steps, outputs) of main, or None where main is not
-    a straight line of call_tir (one output, no shape arguments) and
-    reshape. A step is (kernel name, [(storage, shape, dtype)] of its
-    arguments, output last)."""
+    """(params, constants, steps, results) of main, or None where main is
+    not a straight line of kernel calls (call_tir, call_tir_inplace: no
+    shape arguments), reshapes and tuples of their results. A step is
+    (kernel name, [(storage, shape, dtype)] of its arguments, new outputs
+    last); results, (storage, shape, dtype) of what main returns, in order."""
     main = mod["main"]
     if not isinstance(main.body, relax.SeqExpr):
         return None
-    where = {}  # var -> (storage, shape, dtype)
+    where = {}  # tensor var -> (storage, shape, dtype)
+    tuples = {}  # tuple var -> [(storage, shape, dtype)]
     for i, p in enumerate(main.params):
         t = _tensor_type(p.ty)
         if t is None:
@@ -68,52 +86,68 @@ def _straight_line(mod):
     constants, steps = [], []
     for block in main.body.blocks:
         for b in block.bindings:
-            t = _tensor_type(b.var.ty) if isinstance(b, relax.VarBinding) else None
-            if t is None:
+            if not isinstance(b, relax.VarBinding):
                 return None
             v = b.value
-            if isinstance(v, relax.Var) and v in where:
-                where[b.var] = (where[v][0],) + t
+            if isinstance(v, relax.Var) and (v in where or v in tuples):
+                (where if v in where else tuples)[b.var] = (where if v in where else tuples)[v]
                 continue
-            if not isinstance(v, relax.Call) or not isinstance(v.op, tvm.ir.Op):
-                return None
-            if v.op.name == "relax.reshape" and v.args[0] in where:
-                where[b.var] = (where[v.args[0]][0],) + t
-                continue
-            if (v.op.name != "relax.call_tir" or len(v.args) != 2
-                    or not isinstance(mod[v.args[0]], tirx.PrimFunc)
-                    or len(mod[v.args[0]].params) != len(v.args[1].fields) + 1):
-                return None
-            args = []
-            for a in v.args[1].fields:
-                if isinstance(a, tvm.ir.expr.Constant) and _tensor_type(a.ty) is not None:
-                    found = [s for c, s in constants if c.same_as(a)]
-                    if not found:
-                        found = [_Storage("constant", len(constants), 0)]
-                        constants.append((a, found[0]))
-                    args.append((found[0],) + _tensor_type(a.ty))
-                elif isinstance(a, relax.Var) and a in where:
-                    args.append(where[a])
-                else:
+            if isinstance(v, relax.Tuple):
+                if not all(isinstance(f, relax.Var) and f in where for f in v.fields):
                     return None
-            out = (_Storage("region", 0, _bytes(*t), defined=len(steps)),) + t
-            where[b.var] = out
+                tuples[b.var] = [where[f] for f in v.fields]
+                continue
+            if isinstance(v, relax.TupleGetItem) and v.tuple_value in tuples:
+                where[b.var] = tuples[v.tuple_value][v.index]
+                continue
+            op = v.op.name if isinstance(v, relax.Call) and isinstance(v.op, tvm.ir.Op) else ""
+            if op == "relax.reshape" and v.args[0] in where and _tensor_type(b.var.ty):
+                where[b.var] = (where[v.args[0]][0],) + _tensor_type(b.var.ty)
+                continue
+            if op not in ("relax.call_tir", "relax.call_tir_inplace") or len(v.args) != 2:
+                return None
+            args = _arguments(v, where, constants)
+            ty = b.var.ty
+            outs = ty.fields if isinstance(ty, relax.TupleType) else [ty]
+            outs = [_tensor_type(o) for o in outs]
+            inplace = list(v.attrs.inplace_indices) if op.endswith("inplace") else [-1] * len(outs)
+            kernel = mod[v.args[0]]
+            if (args is None or None in outs or not isinstance(kernel, tirx.PrimFunc)
+                    or len(kernel.params) != len(args) + inplace.count(-1)):
+                return None
+            results = []
+            for o, at in zip(outs, inplace):
+                if at < 0:
+                    results.append((_Storage("region", 0, _bytes(*o), defined=len(steps)),) + o)
+                else:  # written in place: the argument's storage
+                    results.append((args[at][0],) + o)
             for s, _, _ in args:
                 s.last_use = max(s.last_use, len(steps))
-            steps.append((v.args[0].name_hint, args + [out]))
-    results = main.body.body
-    results = list(results.fields) if isinstance(results, relax.Tuple) else [results]
-    outputs = []
-    for r in results:
-        found = where.get(r) if isinstance(r, relax.Var) else None
-        if found is None or found[0].kind != "region" or any(found[0] is o[0] for o in outputs):
-            return None
-        found[0].kind, found[0].index = "output", len(outputs)
-        outputs.append(found)
-    if len(steps) < 2 or max(len(a) for _, a in steps) > MAX_ARGS or (
-            len(main.params) + len(constants) + len(outputs) + 1 > MAX_BASES):
+            steps.append((v.args[0].name_hint,
+                          args + [r for r, at in zip(results, inplace) if at < 0]))
+            if isinstance(ty, relax.TupleType):
+                tuples[b.var] = results
+            else:
+                where[b.var] = results[0]
+    r = main.body.body
+    results = (tuples.get(r) if isinstance(r, relax.Var) and r in tuples
+               else [where.get(f) for f in r.fields] if isinstance(r, relax.Tuple)
+               else [where.get(r)])
+    if results is None or None in results:
         return None
-    return list(main.params), constants, steps, outputs
+    n_new = 0
+    for k, (s, _, _) in enumerate(results):
+        # A new output is a region returned once; a state, a parameter.
+        if s.kind == "constant" or any(s is o[0] for o in results[:k]):
+            return None
+        if s.kind == "region":
+            s.kind, s.index = "output", n_new
+            n_new += 1
+        elif results[k][1:] != _tensor_type(main.params[s.index].ty):
+            return None
+    if len(steps) < 2 or max(len(a) for _, a in steps) > MAX_ARGS:
+        return None
+    return list(main.params), constants, steps, results
 
 
 def _first_fit(regions, order):
@@ -156,7 +190,8 @@ def single_call(mod, symbol):
     found = _straight_line(mod)
     if found is None:
         return mod, None
-    params, constants, steps, outputs = found
+    params, constants, steps, results = found
+    outputs = [r for r in results if r[0].kind == "output"]
     regions = {id(s): s for _, args in steps for s, _, _ in args if s.kind == "region"}
     ws_bytes = max(_plan(list(regions.values())), 1)
     workspace = len(params) + len(constants)
@@ -194,10 +229,14 @@ def single_call(mod, symbol):
         # a tuple of outputs would be one more heap object a call.
         ws = bb.emit(relax.op.builtin.alloc_tensor(relax.ShapeExpr([ws_bytes]), "uint8", 0))
         table_gv = bb.add_func(kernels, ENTRY)
-        out_types = [relax.TensorType(list(shape), dtype) for _, shape, dtype in outputs]
-        res = bb.emit(relax.call_tir(
-            table_gv, relax.Tuple(new_params + [c for c, _ in constants] + [ws]),
-            out_types[0] if len(out_types) == 1 else out_types))
+        args = relax.Tuple(new_params + [c for c, _ in constants] + [ws])
+        types = [relax.TensorType(list(shape), dtype) for _, shape, dtype in results]
+        if len(outputs) == len(results):
+            res = bb.emit(relax.call_tir(table_gv, args, types[0] if len(types) == 1 else types))
+        else:  # states, written in place, among the results
+            res = bb.emit(relax.call_tir_inplace(
+                table_gv, args, [s.index if s.kind == "param" else -1 for s, _, _ in results],
+                types))
         bb.emit_func_output(res)
     return bb.finalize(), table
 
