@@ -187,9 +187,13 @@ def single_call(mod, symbol):
     The table, whose C function is `symbol`: "args", the number of its
     pointer arguments (params, constants, workspace, outputs), and "steps",
     (kernel, [(argument, byte offset, shape, dtype)]) in order."""
-    found = _straight_line(mod)
+    # Relax's layout operators (concat, split, strided_slice, ...) as the
+    # kernels TVM would make of them; a reshape stays a view.
+    legal = relax.transform.LegalizeOps(skip_ops=["relax.reshape"])(mod)
+    found = _straight_line(legal)
     if found is None:
         return mod, None
+    mod = legal
     params, constants, steps, results = found
     outputs = [r for r in results if r[0].kind == "output"]
     regions = {id(s): s for _, args in steps for s, _, _ in args if s.kind == "region"}
