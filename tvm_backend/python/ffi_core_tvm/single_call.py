@@ -3,13 +3,13 @@
 TVM's compiled VM runs main as a list of builtin calls: for each layer an
 alloc_tensor through the packed-call path, the kernel call's argument list,
 the kills (about 1,000 instructions a layer on a Cortex-M4). single_call()
-rewrites a main that is a straight line of kernel calls and reshapes into
-one call of `main_kernels`, a table of the kernels in order over one
-workspace whose regions are planned here (tvm_backend/src/kernel_plan.cc
-runs it). The VM then allocates the outputs and the workspace, keeps them
-from call to call, and makes that one call. A main of any other shape
-(control flow, state updated in place, kernels with several outputs or
-shape arguments) stays as it is.
+rewrites a main that is a straight line of kernel calls (states written in
+place too), reshapes and tuples of their results into one call of
+`main_kernels`: a C table of the kernels in order over one workspace whose
+regions are planned here (tvm_backend/src/kernel_plan.cc runs it). The VM
+then allocates the outputs and the workspace, keeps them from call to call,
+and makes that one call. A main of any other shape (control flow, an
+operator with no kernel, shape arguments, a single kernel) stays as it is.
 """
 import numpy as np
 import tvm
