@@ -212,9 +212,11 @@ def _link_c_sources(sources, cpu, lib0, tmp):
             # DLPack's header, from the apache-tvm-ffi package TVM runs on.
             "-I", tvm_ffi.libinfo.find_dlpack_include_path(), "-c", src, "-o", obj], check=True)
         objects.append(obj)
-    # The compiler driver links, so that ld gets the CPU's emulation.
+    # The compiler driver links, so that ld gets the CPU's emulation; without
+    # a specs file, whose linker script a relocatable link cannot take.
     merged = os.path.join(tmp, "lib0_kernels.o")
-    subprocess.run(c_compiler(cpu) + ["-r", "-nostdlib", "-o", merged, lib0] + objects,
+    driver = [f for f in c_compiler(cpu) if not f.startswith("-specs=")]
+    subprocess.run(driver + ["-r", "-nostdlib", "-o", merged, lib0] + objects,
                    check=True)
     os.replace(merged, lib0)
 
