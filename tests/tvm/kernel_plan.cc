@@ -79,8 +79,8 @@ int main() {
       {kFlat, 16, 1, kInt8, 1},
       {kFlat, 0, 1, kInt8, 2},
   };
-  const FFICoreTVMKernelStep steps[] = {{&AddOne, 0, 2}, {&AddOne, 2, 2}};
-  const FFICoreTVMKernelPlan plan = {steps, args, 2, 2, 3};
+  const FFICoreTVMKernelStep steps[] = {{&AddOne, &args[0], 2}, {&AddOne, &args[2], 2}};
+  const FFICoreTVMKernelPlan plan = {steps, 2, 2};
   int8_t in[6] = {0, 1, 2, 3, -128, 126};
   int8_t ws[32] = {};
   int8_t out[6] = {};
@@ -92,15 +92,16 @@ int main() {
   Check(g_first_output_dims[0] == 2 && g_first_output_dims[1] == 2, "each view's shape");
 
   // A failure stops the plan: the step after it does not run.
-  const FFICoreTVMKernelStep failing[] = {{&AddOne, 0, 2}, {&Fails, 2, 2}, {&AddOne, 2, 2}};
-  const FFICoreTVMKernelPlan failing_plan = {failing, args, 3, 2, 3};
+  const FFICoreTVMKernelStep failing[] = {
+      {&AddOne, &args[0], 2}, {&Fails, &args[2], 2}, {&AddOne, &args[2], 2}};
+  const FFICoreTVMKernelPlan failing_plan = {failing, 3, 2};
   g_calls = 0;
   Check(FFICoreTVMRunKernelPlan(&failing_plan, bases) == -1 && g_calls == 2 &&
             RaisedIs("MemoryError", "no workspace"),
         "a kernel's failure passed on");
 
   // More arguments a step than the runner's DLTensors: refused, nothing run.
-  const FFICoreTVMKernelPlan wide = {steps, args, 2, FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS + 1, 3};
+  const FFICoreTVMKernelPlan wide = {steps, 2, FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS + 1};
   g_calls = 0;
   Check(FFICoreTVMRunKernelPlan(&wide, bases) != 0 && g_calls == 0 &&
             RaisedIs("ValueError", "over FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS"),

@@ -45,8 +45,9 @@ extern "C" int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* c
   result.v_int64 = 0;
   const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
   for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
-    const FFICoreTVMKernelArg* a = plan->args + s->first_arg;
-    for (DLTensor* v = views; v != views + s->num_args; ++v, ++a) {
+    const FFICoreTVMKernelArg* a = s->args;
+    DLTensor* const last = views + s->num_args;
+    for (DLTensor* v = views; v != last; ++v, ++a) {
       v->data = static_cast<char*>(bases[a->base]) + a->offset;
       std::memcpy(&v->ndim, &a->ndim, sizeof(a->ndim) + sizeof(a->dtype));
       v->shape = const_cast<int64_t*>(a->shape);

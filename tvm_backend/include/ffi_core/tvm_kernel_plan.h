@@ -34,19 +34,17 @@ typedef struct {
   uint32_t base; /* index into the table function's pointers */
 } FFICoreTVMKernelArg;
 
-/* One kernel call (its packed entry): args[first_arg, first_arg + num_args). */
+/* One kernel call (its packed entry) and its num_args arguments. */
 typedef struct {
   TVMFFISafeCallType kernel;
-  uint16_t first_arg;
-  uint16_t num_args;
+  const FFICoreTVMKernelArg* args;
+  uint32_t num_args;
 } FFICoreTVMKernelStep;
 
 typedef struct {
   const FFICoreTVMKernelStep* steps;
-  const FFICoreTVMKernelArg* args;
   uint16_t num_steps;
   uint16_t max_args;  /* the most arguments of one step */
-  uint16_t num_bases; /* pointers the table function takes */
 } FFICoreTVMKernelPlan;
 
 /* Runs `plan` over its pointers. A plan over FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS

@@ -256,7 +256,7 @@ def table_c_source(table):
               for k in kernels]
     shapes, arg_lines, step_lines = {}, [], []
     for kernel, args in table["steps"]:
-        step_lines.append(f"  {{__tvm_ffi_{kernel}, {len(arg_lines)}, {len(args)}}},")
+        step_lines.append(f"  {{__tvm_ffi_{kernel}, &kArgs[{len(arg_lines)}], {len(args)}u}},")
         for base, offset, shape, dtype in args:
             if shape not in shapes:
                 shapes[shape] = f"kShape{len(shapes)}"
@@ -271,8 +271,8 @@ def table_c_source(table):
     max_args = max(len(a) for _, a in table["steps"])
     params = ", ".join(f"void* a{k}" for k in range(table["args"]))
     lines += [
-        f"static const FFICoreTVMKernelPlan kPlan = {{kSteps, kArgs, {len(table['steps'])}, "
-        f"{max_args}, {table['args']}}};",
+        f"static const FFICoreTVMKernelPlan kPlan = {{kSteps, {len(table['steps'])}, "
+        f"{max_args}}};",
         "",
         f"int32_t {table['symbol']}({params});",
         f"int32_t {table['symbol']}({params}) {{",
