@@ -1,7 +1,8 @@
 """single_call: a straight-line main becomes one call of the kernel table,
 whose workspace plan never lets two tensors that live at once share a byte,
-states written in place staying in place; a main of another shape (an
-operator not lowered to a kernel) stays as it is. The table's
+states written in place staying in place, Relax's operators as TVM's
+kernels for them; a main of another shape (a function outside the module, a
+single kernel) stays as it is. The table's
 outputs are checked where it runs: every model test of tests/tvm, on the host
 and the boards, bit for bit against TVM's VM running the main as imported."""
 import os
@@ -80,12 +81,37 @@ def test_state_written_in_place_is_returned_in_place():
     assert planned_storage_bytes(new) <= planned_storage_bytes(mod)
 
 
-def test_other_shapes_stay():
+def _chain(second):
+    """main(x): add(x, x), then `second` of it and x."""
     bb = tvm.relax.BlockBuilder()
     x = tvm.relax.Var("x", tvm.relax.TensorType([4], "int8"))
     with bb.function("main", [x]):
         y = bb.emit(tvm.relax.op.add(x, x))
-        bb.emit_func_output(bb.emit(tvm.relax.op.add(y, x)))
-    mod = bb.finalize()
+        bb.emit_func_output(bb.emit(second(y, x)))
+    return bb.finalize()
+
+
+def test_other_shapes_stay():
+    # A call of a function outside the module, as a kernel's neighbour.
+    extern = _chain(lambda y, x: tvm.relax.call_dps_packed(
+        "ext", tvm.relax.Tuple([y, x]), tvm.relax.TensorType([4], "int8")))
+    new, table = sc.single_call(extern, "table")
+    assert table is None and new.same_as(extern)
+    # A single kernel: nothing to save.
+    bb = tvm.relax.BlockBuilder()
+    x = tvm.relax.Var("x", tvm.relax.TensorType([4], "int8"))
+    with bb.function("main", [x]):
+        bb.emit_func_output(bb.emit(tvm.relax.op.add(x, x)))
+    single = bb.finalize()
+    new, table = sc.single_call(single, "table")
+    assert table is None and new.same_as(single)
+
+
+def test_relax_operators_join_as_kernels():
+    mod = _chain(tvm.relax.op.multiply)
     new, table = sc.single_call(mod, "table")
-    assert table is None and new.same_as(mod)
+    assert [c.args[0].name_hint for c in _calls(new)] == [sc.ENTRY]
+    assert len(table["steps"]) == 2
+    # add writes the workspace, multiply reads it and x and writes the output.
+    (_, add), (_, mul) = table["steps"]
+    assert add[0][0] == 0 and add[2][0] == 1 and mul[0] == add[2] and mul[2][0] == 2
