@@ -234,31 +234,53 @@ typedef struct {
   const int8_t* w;
   const S8Channel* chans;
   int32_t ch, taps, out_zp, lo, hi;
+  int down; /* s8_all_down of chans */
 } DwLayer;
 
-/* One output pixel's channels, four at a time, the rest one by one. Not
- * inlined: the caller's frame, with its variable-length buffers, would
- * take a register from the sums' loop. */
-static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const DwLayer* layer,
-                                               int8_t* out) {
-  const int32_t ch = layer->ch, taps = layer->taps, out_zp = layer->out_zp;
-  const int32_t lo = layer->lo, hi = layer->hi;
+/* One output of channel c (s8_scale's `down`; `full`: s8_clamp_full). */
+static inline __attribute__((always_inline)) int8_t dw_output(int32_t sum, const S8Channel* c,
+                                                              const DwLayer* layer, int down,
+                                                              int full) {
+  const int32_t v = s8_scale(sum, c, down);
+  return full ? s8_clamp_full(v, layer->out_zp)
+              : s8_clamp_out(v, layer->out_zp, layer->lo, layer->hi);
+}
+
+/* One output pixel's channels, four at a time, the rest one by one. */
+static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* const* at,
+                                                              const DwLayer* layer, int8_t* out,
+                                                              int down, int full) {
+  const int32_t ch = layer->ch, taps = layer->taps;
   const S8Channel* chans = layer->chans;
   int32_t c = 0;
   for (; c + 4 <= ch; c += 4) {
     int32_t sums[4];
     dw_sums4(at, taps, c, &layer->dw, sums);
-    out[c] = s8_requantize(sums[0], &chans[c], out_zp, lo, hi);
-    out[c + 1] = s8_requantize(sums[1], &chans[c + 1], out_zp, lo, hi);
-    out[c + 2] = s8_requantize(sums[2], &chans[c + 2], out_zp, lo, hi);
-    out[c + 3] = s8_requantize(sums[3], &chans[c + 3], out_zp, lo, hi);
+    out[c] = dw_output(sums[0], &chans[c], layer, down, full);
+    out[c + 1] = dw_output(sums[1], &chans[c + 1], layer, down, full);
+    out[c + 2] = dw_output(sums[2], &chans[c + 2], layer, down, full);
+    out[c + 3] = dw_output(sums[3], &chans[c + 3], layer, down, full);
   }
   for (; c < ch; ++c) {
     int32_t a = 0;
     for (int32_t t = 0; t < taps; ++t) {
       a = (int32_t)((uint32_t)a + (uint32_t)(at[t][c] * layer->w[t * ch + c]));
     }
-    out[c] = s8_requantize(a, &chans[c], out_zp, lo, hi);
+    out[c] = dw_output(a, &chans[c], layer, down, full);
+  }
+}
+
+/* Each form's loops apart, so that no output tests it. Not inlined: the
+ * caller's frame, with its variable-length buffers, would take a register
+ * from the sums' loop. */
+static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const DwLayer* layer,
+                                               int8_t* out) {
+  if (layer->down && layer->lo == -128 && layer->hi == 127) {
+    dw_pixel_in(at, layer, out, 1, 1);
+  } else if (layer->down) {
+    dw_pixel_in(at, layer, out, 1, 0);
+  } else {
+    dw_pixel_in(at, layer, out, 0, 0);
   }
 }
 #endif
@@ -311,7 +333,8 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     chans[c] = s8_channel(q + 3 * c);
   }
   int32_t packed[dw_packed_words(ch, taps)];
-  const DwLayer layer = {dw_weights(w, ch, taps, packed), w, chans, ch, taps, out_zp, lo, hi};
+  const DwLayer layer = {dw_weights(w, ch, taps, packed), w, chans, ch, taps, out_zp, lo, hi,
+                         s8_all_down(chans, ch)};
   at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {
