@@ -95,6 +95,10 @@ CONVS = [
     (1, 7, 7, 6, 3, 3, 2, 1, 2, True),
     (1, 4, 5, 5, 4, 2, 2, 1, 1, False),
     (1, 1, 1, 12, 3, 1, 1, 1, 1, False),
+    # Channels in fours but not eights: a kernel row's run (12 inputs) and
+    # a dilated kernel's taps one by one end on a lone group.
+    (1, 6, 5, 4, 3, 3, 3, 2, 1, True),
+    (1, 7, 6, 12, 5, 3, 3, 1, 2, True),
 ]
 
 

@@ -141,15 +141,19 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
     int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
     int16_t* group = c->group;
     const int32_t step = c->step, in_c = g->in_c;
+    /* A kernel row wholly inside the input: one run of its taps' inputs. */
+    const int32_t iw0 = ow * g->stride_w - g->pad_w;
+    const int whole = g->dil_w == 1 && iw0 >= 0 && iw0 + g->k_w <= g->in_w;
     for (int32_t kh = 0; kh < g->k_h; ++kh) {
       int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+      if (whole && ih >= 0 && ih < g->in_h) {
+        group = s8_widen_groups(x + (ih * g->in_w + iw0) * in_c, g->k_w * in_c, group, step);
+        continue;
+      }
       for (int32_t kw = 0; kw < g->k_w; ++kw) {
-        int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
+        int32_t iw = iw0 + kw * g->dil_w;
         if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
-          const int8_t* src = x + (ih * g->in_w + iw) * in_c;
-          for (int32_t ci = 0; ci < in_c; ci += 4) {
-            group = s8_widen_group(s8_load32(src + ci), group, step);
-          }
+          group = s8_widen_groups(x + (ih * g->in_w + iw) * in_c, in_c, group, step);
         } else {
           for (int32_t ci = 0; ci < in_c; ci += 4) group = s8_widen_group(zeros, group, step);
         }
