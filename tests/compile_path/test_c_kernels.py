@@ -95,6 +95,7 @@ CONVS = [
     (1, 7, 7, 6, 3, 3, 2, 1, 2, True),
     (1, 4, 5, 5, 4, 2, 2, 1, 1, False),
     (1, 1, 1, 12, 3, 1, 1, 1, 1, False),
+    (1, 4, 3, 16, 5, 1, 1, 1, 1, False),  # columns of 16, a constant to the GEMM
     # Channels in fours but not eights: a kernel row's run (12 inputs) and
     # a dilated kernel's taps one by one end on a lone group.
     (1, 6, 5, 4, 3, 3, 3, 2, 1, True),
