@@ -261,14 +261,23 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 static __attribute__((noinline)) void s8_sums_2cols(const int8_t* w, const int16_t* buffer,
                                                     int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
-  /* A short column (MobileNet's first pointwise layers) as a constant: no
-   * loop, no remainder, and little set-up a block. */
+  /* Columns of MobileNet's and DS-CNN's pointwise layers as constants: no
+   * remainder, and little set-up a block. */
   if (n == 8) {
-    for (; ch + 2 <= channels; ch += 2)
+    for (; ch + 2 <= channels; ch += 2) {
       s8_dot_2x2(w + ch * 8, w + ch * 8 + 8, buffer, 8, sums + 2 * ch);
+    }
   } else if (n == 16) {
     for (; ch + 2 <= channels; ch += 2) {
       s8_dot_2x2(w + ch * 16, w + ch * 16 + 16, buffer, 16, sums + 2 * ch);
+    }
+  } else if (n == 32) {
+    for (; ch + 2 <= channels; ch += 2) {
+      s8_dot_2x2(w + ch * 32, w + ch * 32 + 32, buffer, 32, sums + 2 * ch);
+    }
+  } else if (n == 64) {
+    for (; ch + 2 <= channels; ch += 2) {
+      s8_dot_2x2(w + ch * 64, w + ch * 64 + 64, buffer, 64, sums + 2 * ch);
     }
   } else if ((n & 7) == 0) {
     /* n & ~7: the compiler drops the remainder's steps, and the registers
