@@ -95,6 +95,12 @@ CONVS = [
     (1, 7, 7, 6, 3, 3, 2, 1, 2, True),
     (1, 4, 5, 5, 4, 2, 2, 1, 1, False),
     (1, 1, 1, 12, 3, 1, 1, 1, 1, False),
+    (1, 4, 3, 16, 5, 1, 1, 1, 1, False),  # columns of 16 and 32, constants to the GEMM
+    (1, 3, 3, 32, 4, 1, 1, 1, 1, False),
+    # Channels in fours but not eights: a kernel row's run (12 inputs) and
+    # a dilated kernel's taps one by one end on a lone group.
+    (1, 6, 5, 4, 3, 3, 3, 2, 1, True),
+    (1, 7, 6, 12, 5, 3, 3, 1, 2, True),
 ]
 
 

@@ -85,6 +85,25 @@ static inline int32_t add_scale(int32_t x, int32_t mantissa, int32_t exponent) {
   const int32_t half = (int32_t)(1u << (exponent - 1));
   return (high + half + (high >> 31)) >> exponent;
 }
+
+/* An input's scaled value for each of its 256 bytes, from table[-128]. */
+static void add_table(int32_t* table, int32_t zp, int32_t mantissa, int32_t shift) {
+  for (int32_t v = -128; v < 128; ++v)
+    table[v] = add_scale((v - zp) * (1 << 20), mantissa, shift - 31);
+}
+
+/* Every output: the two inputs' scaled values looked up, their sum scaled
+ * as s8_scale does (`down`: the output's exponent is 1 or more; `full`:
+ * the clamp is int8's own range). */
+static inline __attribute__((always_inline)) void add_all(
+    const int8_t* a, const int8_t* b, int8_t* y, int32_t size, const int32_t* ta, const int32_t* tb,
+    const S8Channel* out, int32_t out_zp, int32_t lo, int32_t hi, int down, int full) {
+  const S8Channel c = *out;
+  for (const int8_t* end = a + size; a != end; ++a, ++b, ++y) {
+    const int32_t v = s8_scale(ta[*a] + tb[*b], &c, down);
+    *y = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+  }
+}
 #endif
 
 void ffi_core_add_s8(const int8_t* a, const int8_t* b, int8_t* y, int32_t size, int32_t a_zp,
@@ -129,11 +148,20 @@ void ffi_core_add_s8(const int8_t* a, const int8_t* b, int8_t* y, int32_t size, 
     add_none_down(a, b, y, size, &p);
   }
 #else
-  for (int32_t i = 0; i < size; ++i) {
-    const int32_t sa = add_scale((a[i] - a_zp) * (1 << 20), a_mantissa, a_shift - 31);
-    const int32_t sb = add_scale((b[i] - b_zp) * (1 << 20), b_mantissa, b_shift - 31);
-    const int32_t v = add_scale(sa + sb, out_mantissa, out_shift - 31) + out_zp;
-    y[i] = (int8_t)(v > hi ? hi : v < lo ? lo : v);
+  /* Each input has 256 values: each one's scaling done once a call, not
+   * once an element (1 KB of stack an input). */
+  int32_t tables[2][256];
+  int32_t *ta = tables[0] + 128, *tb = tables[1] + 128;
+  add_table(ta, a_zp, a_mantissa, a_shift);
+  add_table(tb, b_zp, b_mantissa, b_shift);
+  const int32_t q[3] = {0, out_mantissa, out_shift};
+  const S8Channel out = s8_channel(q);
+  if (out.half != 0 && lo == -128 && hi == 127) {
+    add_all(a, b, y, size, ta, tb, &out, out_zp, lo, hi, 1, 1);
+  } else if (out.half != 0) {
+    add_all(a, b, y, size, ta, tb, &out, out_zp, lo, hi, 1, 0);
+  } else {
+    add_all(a, b, y, size, ta, tb, &out, out_zp, lo, hi, 0, 0);
   }
 #endif
 }

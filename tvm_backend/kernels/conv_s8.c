@@ -141,15 +141,19 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
     int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
     int16_t* group = c->group;
     const int32_t step = c->step, in_c = g->in_c;
+    /* A kernel row wholly inside the input: one run of its taps' inputs. */
+    const int32_t iw0 = ow * g->stride_w - g->pad_w;
+    const int whole = g->dil_w == 1 && iw0 >= 0 && iw0 + g->k_w <= g->in_w;
     for (int32_t kh = 0; kh < g->k_h; ++kh) {
       int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+      if (whole && ih >= 0 && ih < g->in_h) {
+        group = s8_widen_groups(x + (ih * g->in_w + iw0) * in_c, g->k_w * in_c, group, step);
+        continue;
+      }
       for (int32_t kw = 0; kw < g->k_w; ++kw) {
-        int32_t iw = ow * g->stride_w + kw * g->dil_w - g->pad_w;
+        int32_t iw = iw0 + kw * g->dil_w;
         if (ih >= 0 && ih < g->in_h && iw >= 0 && iw < g->in_w) {
-          const int8_t* src = x + (ih * g->in_w + iw) * in_c;
-          for (int32_t ci = 0; ci < in_c; ci += 4) {
-            group = s8_widen_group(s8_load32(src + ci), group, step);
-          }
+          group = s8_widen_groups(x + (ih * g->in_w + iw) * in_c, in_c, group, step);
         } else {
           for (int32_t ci = 0; ci < in_c; ci += 4) group = s8_widen_group(zeros, group, step);
         }
@@ -190,24 +194,43 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
 }
 
 /* Each channel's outputs y0[ch] (and y1[ch] for a second column) from the
- * sums of `cols` columns side by side, twice rounded (s8_requantize), a
- * channel read once for both. Not inlined: the caller's frame, with its
- * variable-length buffers, would take a register. */
-static __attribute__((noinline)) void requantize(const int32_t* sums, int32_t cols,
-                                                 const S8Channel* chans, int32_t channels,
-                                                 int32_t out_zp, int32_t lo, int32_t hi, int8_t* y0,
-                                                 int8_t* y1) {
+ * sums of `cols` columns side by side, twice rounded (s8_scale), a channel
+ * read once for both; `down` and `full` (the clamp is int8's own range,
+ * one SSAT) known to the loop, so that no output tests them. */
+static inline __attribute__((always_inline)) void requantize_in(const int32_t* sums, int32_t cols,
+                                                                const S8Channel* chans,
+                                                                int32_t channels, int32_t out_zp,
+                                                                int32_t lo, int32_t hi, int8_t* y0,
+                                                                int8_t* y1, int down, int full) {
   if (cols == 2) {
     for (int32_t ch = 0; ch < channels; ++ch, sums += 2) {
       /* A copy: the int8 stores could alias the table, and reload it. */
       const S8Channel c = chans[ch];
-      y0[ch] = s8_requantize(sums[0], &c, out_zp, lo, hi);
-      y1[ch] = s8_requantize(sums[1], &c, out_zp, lo, hi);
+      const int32_t v0 = s8_scale(sums[0], &c, down), v1 = s8_scale(sums[1], &c, down);
+      y0[ch] = full ? s8_clamp_full(v0, out_zp) : s8_clamp_out(v0, out_zp, lo, hi);
+      y1[ch] = full ? s8_clamp_full(v1, out_zp) : s8_clamp_out(v1, out_zp, lo, hi);
     }
     return;
   }
   for (int32_t ch = 0; ch < channels; ++ch) {
-    y0[ch] = s8_requantize(sums[ch], &chans[ch], out_zp, lo, hi);
+    const S8Channel c = chans[ch];
+    const int32_t v = s8_scale(sums[ch], &c, down);
+    y0[ch] = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+  }
+}
+
+/* Not inlined: the caller's frame, with its variable-length buffers,
+ * would take a register. */
+static __attribute__((noinline)) void requantize(const int32_t* sums, int32_t cols,
+                                                 const S8Channel* chans, int32_t channels, int down,
+                                                 int32_t out_zp, int32_t lo, int32_t hi, int8_t* y0,
+                                                 int8_t* y1) {
+  if (down && lo == -128 && hi == 127) {
+    requantize_in(sums, cols, chans, channels, out_zp, lo, hi, y0, y1, 1, 1);
+  } else if (down) {
+    requantize_in(sums, cols, chans, channels, out_zp, lo, hi, y0, y1, 1, 0);
+  } else {
+    requantize_in(sums, cols, chans, channels, out_zp, lo, hi, y0, y1, 0, 0);
   }
 }
 
@@ -222,6 +245,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   S8Channel chans[out_c];
   for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel(q + 3 * c);
+  const int down = s8_all_down(chans, out_c);
   const int8_t* w = blob + w_off;
   int32_t n = k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;
@@ -240,12 +264,13 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
       im2col(image, p, &g, &pair0, row);
       im2col(image, p + 1, &g, &pair1, row);
       s8_sums_2cols(w, buffer, n, out_c, sums);
-      requantize(sums, 2, chans, out_c, out_zp, lo, hi, out + p * out_c, out + (p + 1) * out_c);
+      requantize(sums, 2, chans, out_c, down, out_zp, lo, hi, out + p * out_c,
+                 out + (p + 1) * out_c);
     }
     if (p < pixels) {
       im2col(image, p, &g, &alone, row);
       s8_sums_1col(w, buffer, n, out_c, sums);
-      requantize(sums, 1, chans, out_c, out_zp, lo, hi, out + p * out_c, 0);
+      requantize(sums, 1, chans, out_c, down, out_zp, lo, hi, out + p * out_c, 0);
     }
   }
 }

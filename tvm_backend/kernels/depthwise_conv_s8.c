@@ -123,7 +123,6 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
  * tap pairs with the zero point's row (at[taps]) and weights of 0. */
 typedef struct {
   const int32_t* packed;
-  int32_t pairs; /* of taps */
 } DwWeights;
 
 /* Words the packed weights take. */
@@ -132,7 +131,7 @@ static inline int32_t dw_packed_words(int32_t ch, int32_t taps) {
 }
 
 static inline DwWeights dw_weights(const int8_t* w, int32_t ch, int32_t taps, int32_t* packed) {
-  const DwWeights dw = {packed, (taps + 1) / 2};
+  const DwWeights dw = {packed};
   for (int32_t c = 0; c + 4 <= ch; c += 4) {
     for (int32_t t = 0; t < taps; t += 2) {
       for (int32_t k = 0; k < 4; ++k) {
@@ -162,25 +161,41 @@ static inline int32_t dw_pair_high(int32_t a, int32_t b) {
 #define DW_LOAD_PAIR(p, a, b) \
   __asm__("ldrd %0, %1, [%2], #8" : "=&r"(a), "=&r"(b), "+r"(p) : "m"(*(const int64_t*)(p)))
 
-static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, const DwWeights* dw,
-                            int32_t sums[4]) {
-  (void)taps; /* dw->pairs of them */
+/* A pair of taps' products into the four sums. */
+#define DW_STEP()                                   \
+  do {                                              \
+    const int8_t *ta, *tb;                          \
+    int32_t w0, w1;                                 \
+    DW_LOAD_PAIR(tap, ta, tb);                      \
+    const int32_t xa = s8_load32(ta + c);           \
+    const int32_t xb = s8_load32(tb + c);           \
+    int32_t a = s8_lanes02(xa), b = s8_lanes02(xb); \
+    DW_LOAD_PAIR(wp, w0, w1);                       \
+    a0 = s8_smlad(dw_pair_low(a, b), w0, a0);       \
+    a2 = s8_smlad(dw_pair_high(a, b), w1, a2);      \
+    a = s8_lanes13(xa);                             \
+    b = s8_lanes13(xb);                             \
+    DW_LOAD_PAIR(wp, w0, w1);                       \
+    a1 = s8_smlad(dw_pair_low(a, b), w0, a1);       \
+    a3 = s8_smlad(dw_pair_high(a, b), w1, a3);      \
+  } while (0)
+
+/* taps: a constant 9 (a 3x3 kernel) has its five pairs unrolled, no loop
+ * test or branch between them. */
+static inline __attribute__((always_inline)) void dw_sums4(const int8_t* const* tap, int32_t taps,
+                                                           int32_t c, const DwWeights* dw,
+                                                           int32_t sums[4]) {
+  const int32_t pairs = (taps + 1) >> 1;
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-  const int32_t* wp = dw->packed + c * dw->pairs;
-  for (const int32_t* end = wp + 4 * dw->pairs; wp != end;) {
-    const int8_t *ta, *tb;
-    int32_t w0, w1;
-    DW_LOAD_PAIR(tap, ta, tb);
-    const int32_t xa = s8_load32(ta + c), xb = s8_load32(tb + c);
-    int32_t a = s8_lanes02(xa), b = s8_lanes02(xb);
-    DW_LOAD_PAIR(wp, w0, w1);
-    a0 = s8_smlad(dw_pair_low(a, b), w0, a0);
-    a2 = s8_smlad(dw_pair_high(a, b), w1, a2);
-    a = s8_lanes13(xa);
-    b = s8_lanes13(xb);
-    DW_LOAD_PAIR(wp, w0, w1);
-    a1 = s8_smlad(dw_pair_low(a, b), w0, a1);
-    a3 = s8_smlad(dw_pair_high(a, b), w1, a3);
+  const int32_t* wp = dw->packed + c * pairs;
+  if (taps == 9) {
+    DW_STEP();
+    DW_STEP();
+    DW_STEP();
+    DW_STEP();
+    DW_STEP();
+  } else {
+    for (const int32_t* end = wp + 4 * pairs; wp != end;) DW_STEP();
   }
   sums[0] = a0;
   sums[1] = a1;
@@ -209,8 +224,9 @@ static inline DwWeights dw_weights(const int8_t* w, int32_t ch, int32_t taps, in
   return dw;
 }
 
-static inline void dw_sums4(const int8_t* const* tap, int32_t taps, int32_t c, const DwWeights* dw,
-                            int32_t sums[4]) {
+static inline __attribute__((always_inline)) void dw_sums4(const int8_t* const* tap, int32_t taps,
+                                                           int32_t c, const DwWeights* dw,
+                                                           int32_t sums[4]) {
   uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int8_t* wc = dw->w + c;
   for (; taps != 0; --taps, ++tap, wc += dw->ch) {
@@ -234,31 +250,64 @@ typedef struct {
   const int8_t* w;
   const S8Channel* chans;
   int32_t ch, taps, out_zp, lo, hi;
+  int down; /* s8_all_down of chans */
 } DwLayer;
 
-/* One output pixel's channels, four at a time, the rest one by one. Not
- * inlined: the caller's frame, with its variable-length buffers, would
- * take a register from the sums' loop. */
-static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const DwLayer* layer,
-                                               int8_t* out) {
-  const int32_t ch = layer->ch, taps = layer->taps, out_zp = layer->out_zp;
-  const int32_t lo = layer->lo, hi = layer->hi;
+/* One output of channel c (s8_scale's `down`; `full`: s8_clamp_full). */
+static inline __attribute__((always_inline)) int8_t dw_output(int32_t sum, const S8Channel* c,
+                                                              const DwLayer* layer, int down,
+                                                              int full) {
+  const int32_t v = s8_scale(sum, c, down);
+  return full ? s8_clamp_full(v, layer->out_zp)
+              : s8_clamp_out(v, layer->out_zp, layer->lo, layer->hi);
+}
+
+/* One output pixel's channels, four at a time, the rest one by one (taps:
+ * layer->taps, or the constant 9 whose loops unroll). */
+static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* const* at,
+                                                              const DwLayer* layer, int8_t* out,
+                                                              int32_t taps, int down, int full) {
+  const int32_t ch = layer->ch;
   const S8Channel* chans = layer->chans;
   int32_t c = 0;
   for (; c + 4 <= ch; c += 4) {
     int32_t sums[4];
     dw_sums4(at, taps, c, &layer->dw, sums);
-    out[c] = s8_requantize(sums[0], &chans[c], out_zp, lo, hi);
-    out[c + 1] = s8_requantize(sums[1], &chans[c + 1], out_zp, lo, hi);
-    out[c + 2] = s8_requantize(sums[2], &chans[c + 2], out_zp, lo, hi);
-    out[c + 3] = s8_requantize(sums[3], &chans[c + 3], out_zp, lo, hi);
+    out[c] = dw_output(sums[0], &chans[c], layer, down, full);
+    out[c + 1] = dw_output(sums[1], &chans[c + 1], layer, down, full);
+    out[c + 2] = dw_output(sums[2], &chans[c + 2], layer, down, full);
+    out[c + 3] = dw_output(sums[3], &chans[c + 3], layer, down, full);
   }
   for (; c < ch; ++c) {
     int32_t a = 0;
     for (int32_t t = 0; t < taps; ++t) {
       a = (int32_t)((uint32_t)a + (uint32_t)(at[t][c] * layer->w[t * ch + c]));
     }
-    out[c] = s8_requantize(a, &chans[c], out_zp, lo, hi);
+    out[c] = dw_output(a, &chans[c], layer, down, full);
+  }
+}
+
+/* Each form's loops apart, so that no output tests it, and a 3x3
+ * kernel's taps unrolled where the requantization is the one sum. Not inlined: the
+ * caller's frame, with its variable-length buffers, would take a register
+ * from the sums' loop. */
+static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const DwLayer* layer,
+                                               int8_t* out) {
+  const int32_t taps = layer->taps;
+  if (layer->down && layer->lo == -128 && layer->hi == 127) {
+    if (taps == 9) {
+      dw_pixel_in(at, layer, out, 9, 1, 1);
+    } else {
+      dw_pixel_in(at, layer, out, taps, 1, 1);
+    }
+  } else if (layer->down) {
+    if (taps == 9) {
+      dw_pixel_in(at, layer, out, 9, 1, 0);
+    } else {
+      dw_pixel_in(at, layer, out, taps, 1, 0);
+    }
+  } else {
+    dw_pixel_in(at, layer, out, taps, 0, 0);
   }
 }
 #endif
@@ -311,7 +360,8 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     chans[c] = s8_channel(q + 3 * c);
   }
   int32_t packed[dw_packed_words(ch, taps)];
-  const DwLayer layer = {dw_weights(w, ch, taps, packed), w, chans, ch, taps, out_zp, lo, hi};
+  const DwLayer layer = {dw_weights(w, ch, taps, packed), w, chans, ch, taps, out_zp, lo, hi,
+                         s8_all_down(chans, ch)};
   at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {

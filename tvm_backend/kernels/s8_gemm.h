@@ -37,6 +37,26 @@ static inline int16_t* s8_widen_group(int32_t v, int16_t* group, int32_t step) {
   return group + step;
 }
 
+/* Widens n4 (a multiple of 4) int8 inputs into a column's groups from
+ * group on, `step` apart: two groups an iteration (half the loop tests),
+ * the step a constant to the loop (4 or 8: a lone column or a pair). */
+static inline __attribute__((always_inline)) int16_t* s8_widen_groups_by(const int8_t* src,
+                                                                         int32_t n4, int16_t* group,
+                                                                         int32_t step) {
+  const int8_t* end = src + (n4 & ~7);
+  for (; src != end; src += 8) {
+    const int32_t a = s8_load32(src), b = s8_load32(src + 4);
+    group = s8_widen_group(b, s8_widen_group(a, group, step), step);
+  }
+  if (n4 & 4) group = s8_widen_group(s8_load32(src), group, step);
+  return group;
+}
+
+static inline int16_t* s8_widen_groups(const int8_t* src, int32_t n4, int16_t* group,
+                                       int32_t step) {
+  return step == 8 ? s8_widen_groups_by(src, n4, group, 8) : s8_widen_groups_by(src, n4, group, 4);
+}
+
 /* Widens n int8 inputs into column c. */
 static inline void s8_widen(const int8_t* src, const S8Column* c, int32_t n) {
   int32_t n4 = n & ~3, step = c->step;
@@ -241,7 +261,25 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 static __attribute__((noinline)) void s8_sums_2cols(const int8_t* w, const int16_t* buffer,
                                                     int32_t n, int32_t channels, int32_t* sums) {
   int32_t ch = 0;
-  if ((n & 7) == 0) {
+  /* Columns of MobileNet's and DS-CNN's pointwise layers as constants: no
+   * remainder, and little set-up a block. */
+  if (n == 8) {
+    for (; ch + 2 <= channels; ch += 2) {
+      s8_dot_2x2(w + ch * 8, w + ch * 8 + 8, buffer, 8, sums + 2 * ch);
+    }
+  } else if (n == 16) {
+    for (; ch + 2 <= channels; ch += 2) {
+      s8_dot_2x2(w + ch * 16, w + ch * 16 + 16, buffer, 16, sums + 2 * ch);
+    }
+  } else if (n == 32) {
+    for (; ch + 2 <= channels; ch += 2) {
+      s8_dot_2x2(w + ch * 32, w + ch * 32 + 32, buffer, 32, sums + 2 * ch);
+    }
+  } else if (n == 64) {
+    for (; ch + 2 <= channels; ch += 2) {
+      s8_dot_2x2(w + ch * 64, w + ch * 64 + 64, buffer, 64, sums + 2 * ch);
+    }
+  } else if ((n & 7) == 0) {
     /* n & ~7: the compiler drops the remainder's steps, and the registers
      * they would hold. */
     for (; ch + 2 <= channels; ch += 2) {

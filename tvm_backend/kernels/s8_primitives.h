@@ -79,15 +79,18 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
  * x * mantissa rounded ((x * m + 2^30) >> 31), then divided by 2^exponent
  * rounding half away from zero. */
 typedef struct {
-  int32_t bias, mantissa, shift, left, exponent, half;
+  int32_t bias, mantissa, shift, left, down, half; /* down: the exponent less 1 */
 } S8Channel;
 
 static inline S8Channel s8_channel(const int32_t* q) {
   const int32_t shift = q[2] & 0xFF;
   S8Channel c = {q[0], q[1], shift, 0, 0, 0};
   if (shift < 31) c.left = 31 - shift;
-  if (shift > 31) c.exponent = shift - 31 < 31 ? shift - 31 : 31;
-  if (c.exponent > 0) c.half = 1 << (c.exponent - 1);
+  if (shift > 31) {
+    const int32_t exponent = shift - 31 < 31 ? shift - 31 : 31;
+    c.down = exponent - 1;
+    c.half = 1 << c.down;
+  }
   return c;
 }
 
@@ -99,25 +102,56 @@ static inline int8_t s8_clamp_out(int32_t v, int32_t out_zp, int32_t lo, int32_t
   return (int8_t)v;
 }
 
-/* One output: acc requantized, plus the output zero point, clamped to
- * [lo, hi]; sums and shifts wrap as the TE kernel's int32 arithmetic does.
- * With an exponent e of 1 or more, the two roundings are one sum:
- * h = (x * m + 2^30) >> 31, then (h + 2^(e-1) - (h < 0)) >> e, is
- * (x * m + 2^30 + t * 2^31) >> (31 + e) with t = 2^(e-1) - (x < 0) (floors
- * compose; h < 0 where x < 0 but where h is 0, and then either t gives 0):
- * one multiply-accumulate into a rounding term and its high word shifted. */
-static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
-                                   int32_t hi) {
+/* s8_clamp_out to int8's own range, [-128, 127]: one SSAT where the core
+ * has it (Armv7-M and later), which GCC does not find in the clamp. */
+static inline int8_t s8_clamp_full(int32_t v, int32_t out_zp) {
+  v = (int32_t)((uint32_t)v + (uint32_t)out_zp);
+#if defined(__ARM_FEATURE_SAT) && __ARM_FEATURE_SAT
+  __asm__("ssat %0, #8, %1" : "=r"(v) : "r"(v));
+  return (int8_t)v;
+#else
+  return s8_clamp_out(v, 0, -128, 127);
+#endif
+}
+
+/* acc requantized where the channel's exponent is 1 or more, before the
+ * output zero point; sums and shifts wrap as the TE kernel's int32
+ * arithmetic does (s8_requantize: plus the zero point, clamped). With an exponent e of 1 or more,
+ * the two roundings are one sum: h = (x * m + 2^30) >> 31, then (h + 2^(e-1) - (h < 0)) >> e, is (x
+ * * m + 2^30 + t * 2^31) >> (31 + e) with t = 2^(e-1) - (x < 0) (floors compose; h < 0 where x < 0
+ * but where h is 0, and then either t gives 0): one multiply-accumulate into a rounding term and
+ * its high word shifted. */
+static inline __attribute__((always_inline)) int32_t s8_scale_down(int32_t acc,
+                                                                   const S8Channel* c) {
   const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
-  if (c->half == 0) {
-    const int32_t shifted = (int32_t)((uint32_t)x << c->left);
-    return s8_clamp_out((int32_t)(((int64_t)shifted * c->mantissa + ((int64_t)1 << 30)) >> 31),
-                        out_zp, lo, hi);
-  }
   const uint32_t t = (uint32_t)(c->half + (x >> 31));
   const int64_t round = (int64_t)(((uint64_t)(t >> 1) << 32) | (t << 31) | (1u << 30));
   const int32_t high = (int32_t)(((int64_t)x * c->mantissa + round) >> 32);
-  return s8_clamp_out(high >> (c->exponent - 1), out_zp, lo, hi);
+  return high >> c->down;
+}
+
+/* acc requantized, before the output zero point. `down`: the caller knows
+ * the channel's exponent is 1 or more, and tests nothing. */
+static inline __attribute__((always_inline)) int32_t s8_scale(int32_t acc, const S8Channel* c,
+                                                              int down) {
+  if (down || c->half != 0) return s8_scale_down(acc, c);
+  const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
+  const int32_t shifted = (int32_t)((uint32_t)x << c->left);
+  return (int32_t)(((int64_t)shifted * c->mantissa + ((int64_t)1 << 30)) >> 31);
+}
+
+static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
+                                   int32_t hi) {
+  return s8_clamp_out(s8_scale(acc, c, 0), out_zp, lo, hi);
+}
+
+/* Whether every channel of a table has an exponent of 1 or more (a shift
+ * above 31): s8_scale's `down`. */
+static inline int s8_all_down(const S8Channel* chans, int32_t channels) {
+  for (int32_t c = 0; c < channels; ++c) {
+    if (chans[c].half == 0) return 0;
+  }
+  return 1;
 }
 
 /* The same rounding once, round((acc + bias) * mantissa / 2^shift) ties up,
