@@ -69,7 +69,9 @@ static inline __attribute__((always_inline)) int32x4_t s8_dot_2x2_long(const int
                                                                        const int8_t* x1, int32_t n,
                                                                        int tail) {
   const int8_t* w1 = w + n;
-  int8x16_t a, b, c, d;
+  /* Three Q registers: a column's chunk (b, then d) takes one, each read
+   * before the next load into it. */
+  int8x16_t a, b, c;
   int32_t s00, s10, s01, s11;
   __asm__(
       "movs %[s11], #0\n\t"
@@ -78,24 +80,24 @@ static inline __attribute__((always_inline)) int32x4_t s8_dot_2x2_long(const int
       "vmladav.s8 %[s00], %q[a], %q[b]\n\t"
       "vldrb.8 %q[c], [%[w1]], #16\n\t"
       "vmladav.s8 %[s10], %q[c], %q[b]\n\t"
-      "vldrb.8 %q[d], [%[x1]], #16\n\t"
-      "vmladav.s8 %[s01], %q[a], %q[d]\n\t"
+      "vldrb.8 %q[b], [%[x1]], #16\n\t"
+      "vmladav.s8 %[s01], %q[a], %q[b]\n\t"
       "wls lr, %[steps], 2f\n"
       "1:\n\t"
       "vldrb.8 %q[a], [%[w]], #16\n\t"
-      "vmladava.s8 %[s11], %q[c], %q[d]\n\t"
+      "vmladava.s8 %[s11], %q[c], %q[b]\n\t"
       "vldrb.8 %q[b], [%[x0]], #16\n\t"
       "vmladava.s8 %[s00], %q[a], %q[b]\n\t"
       "vldrb.8 %q[c], [%[w1]], #16\n\t"
       "vmladava.s8 %[s10], %q[c], %q[b]\n\t"
-      "vldrb.8 %q[d], [%[x1]], #16\n\t"
-      "vmladava.s8 %[s01], %q[a], %q[d]\n\t"
+      "vldrb.8 %q[b], [%[x1]], #16\n\t"
+      "vmladava.s8 %[s01], %q[a], %q[b]\n\t"
       "le lr, 1b\n"
       "2:\n\t"
-      "vmladava.s8 %[s11], %q[c], %q[d]"
-      : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [d] "=&w"(d), [s00] "=&Te"(s00),
-        [s10] "=&Te"(s10), [s01] "=&Te"(s01), [s11] "=&Te"(s11), [w] "+&r"(w), [x0] "+&r"(x0),
-        [w1] "+&r"(w1), [x1] "+&r"(x1)
+      "vmladava.s8 %[s11], %q[c], %q[b]"
+      : [a] "=&w"(a), [b] "=&w"(b), [c] "=&w"(c), [s00] "=&Te"(s00), [s10] "=&Te"(s10),
+        [s01] "=&Te"(s01), [s11] "=&Te"(s11), [w] "+&r"(w), [x0] "+&r"(x0), [w1] "+&r"(w1),
+        [x1] "+&r"(x1)
       : [steps] "r"((n >> 4) - 1)
       : "lr", "memory", "cc");
   if (tail) {
@@ -105,9 +107,9 @@ static inline __attribute__((always_inline)) int32x4_t s8_dot_2x2_long(const int
     s00 = vmladavaq_s8(s00, a, b);
     c = vldrbq_z_s8(w1, p);
     s10 = vmladavaq_s8(s10, c, b);
-    d = vldrbq_z_s8(x1, p);
-    s01 = vmladavaq_s8(s01, a, d);
-    s11 = vmladavaq_s8(s11, c, d);
+    b = vldrbq_z_s8(x1, p);
+    s01 = vmladavaq_s8(s01, a, b);
+    s11 = vmladavaq_s8(s11, c, b);
   }
   return s8_lanes4(s00, s10, s01, s11);
 }
