@@ -37,8 +37,11 @@ static inline __attribute__((always_inline)) S8Channels4 dw_channels4(const DwRe
   return r;
 }
 
+/* A block's eight channels' predicate. */
+#define DW_ALL ((mve_pred16_t)0xFFFF)
+
 /* A block's sums from channel c on, requantized, stored (the channels that
- * p keeps). */
+ * p keeps: every one where p is `all`, with no predicate to set). */
 static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int32x4_t odd,
                                                             int32_t c, const DwRequant* rq,
                                                             S8Mode mode, mve_pred16_t p,
@@ -59,7 +62,11 @@ static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int3
   int16x8_t v = vmovnbq_s32(vuninitializedq_s16(), s8_clamp_out4(s8_requantize4(even, &e, mode),
                                                                  rq->out_zps, rq->los, rq->his));
   v = vmovntq_s32(v, s8_clamp_out4(s8_requantize4(odd, &o, mode), rq->out_zps, rq->los, rq->his));
-  vstrbq_p_s16(out + c, v, p);
+  if (p == DW_ALL) {
+    vstrbq_s16(out + c, v);
+  } else {
+    vstrbq_p_s16(out + c, v, p);
+  }
 }
 
 /* One output pixel's channels: sixteen at a time, then eight, the last
@@ -69,7 +76,6 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
                                                            const DwRequant* rq, S8Mode mode,
                                                            int8_t* out) {
   int32_t c = 0;
-  const mve_pred16_t all = vctp16q(8);
   /* The first tap's products start the sums. */
   for (; c + 16 <= ch; c += 16) {
     const int16x8_t x00 = vldrbq_s16(at[0] + c), w00 = vldrbq_s16(w + c);
@@ -87,8 +93,8 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
       e1 = vaddq_s32(e1, vmullbq_int_s16(x1, w1));
       o1 = vaddq_s32(o1, vmulltq_int_s16(x1, w1));
     }
-    dw_store8(e0, o0, c, rq, mode, all, out);
-    dw_store8(e1, o1, c + 8, rq, mode, all, out);
+    dw_store8(e0, o0, c, rq, mode, DW_ALL, out);
+    dw_store8(e1, o1, c + 8, rq, mode, DW_ALL, out);
   }
   for (; c + 8 <= ch; c += 8) {
     const int16x8_t x0 = vldrbq_s16(at[0] + c), w0 = vldrbq_s16(w + c);
@@ -99,7 +105,7 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
       e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
       o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
     }
-    dw_store8(e, o, c, rq, mode, all, out);
+    dw_store8(e, o, c, rq, mode, DW_ALL, out);
   }
   if (c < ch) {
     const mve_pred16_t p = vctp16q((uint32_t)(ch - c));
