@@ -20,7 +20,7 @@ typedef struct {
   const int32_t *bias, *mantissa, *neg_exponent;
   const int32_t* q;
   int32_t out_zp, lo, hi;
-  int32x4_t out_zps, los, his; /* out_zp, lo, hi in every lane */
+  int32x4_t los, his; /* lo, hi in every lane */
 } DwRequant;
 
 /* Where channel c's sum lies among its block's two vectors. */
@@ -58,10 +58,13 @@ static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int3
   }
   const S8Channels4 e = dw_channels4(rq, c, mode);
   const S8Channels4 o = dw_channels4(rq, c + 4, mode);
+  /* The output zero point added as a scalar: one Q register fewer. */
+  const int32x4_t lo = rq->los, hi = rq->his;
+  const int32x4_t ev = vaddq_n_s32(s8_requantize4(even, &e, mode), rq->out_zp);
+  const int32x4_t ov = vaddq_n_s32(s8_requantize4(odd, &o, mode), rq->out_zp);
   /* VMOVNB and VMOVNT fill the even and the odd lanes: every one. */
-  int16x8_t v = vmovnbq_s32(vuninitializedq_s16(), s8_clamp_out4(s8_requantize4(even, &e, mode),
-                                                                 rq->out_zps, rq->los, rq->his));
-  v = vmovntq_s32(v, s8_clamp_out4(s8_requantize4(odd, &o, mode), rq->out_zps, rq->los, rq->his));
+  int16x8_t v = vmovnbq_s32(vuninitializedq_s16(), vminq_s32(vmaxq_s32(ev, lo), hi));
+  v = vmovntq_s32(v, vminq_s32(vmaxq_s32(ov, lo), hi));
   if (p == DW_ALL) {
     vstrbq_s16(out + c, v);
   } else {
@@ -292,16 +295,8 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
   const int32_t blocks = (ch + 7) & ~7;
   int32_t bias[blocks], mantissa[blocks], neg_exponent[blocks];
-  const DwRequant rq = {bias,
-                        mantissa,
-                        neg_exponent,
-                        q,
-                        out_zp,
-                        lo,
-                        hi,
-                        vdupq_n_s32(out_zp),
-                        vdupq_n_s32(lo),
-                        vdupq_n_s32(hi)};
+  const DwRequant rq = {bias, mantissa,        neg_exponent,   q, out_zp, lo,
+                        hi,   vdupq_n_s32(lo), vdupq_n_s32(hi)};
   const S8Mode mode = s8_mode(q, ch, 0);
   for (int32_t c = 0; c < blocks; ++c) {
     const int32_t* qc = q + 3 * (c < ch ? c : 0);
