@@ -186,10 +186,11 @@ static inline __attribute__((always_inline)) void s8_store2x2(int32x4_t acc, int
   }
 }
 
-/* Up to this many columns (a convolution's gathered pixels), s8_gemm_2x2
- * takes the channels inner: each pair's requantization gathered beside
- * its sums costs less than holding it across so few columns. */
-#define S8_GEMM_FEW_COLUMNS 8
+/* Up to this many columns (a convolution's gathered pixels, a strided 1x1
+ * kernel's output row), s8_gemm_2x2 takes the channels inner: each pair's
+ * requantization gathered beside its sums costs less than holding it
+ * across so few columns. */
+#define S8_GEMM_FEW_COLUMNS 16
 
 /* Every output for `cols` columns of more than 16 inputs, two channels
  * by two columns at a time (s8_dot_2x2_long), an odd last column paired
