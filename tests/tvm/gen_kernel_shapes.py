@@ -2,7 +2,7 @@
 and FULLY_CONNECTED layers whose shapes take the C micro-kernels' every
 path on each CPU (tvm_backend/kernels): channels not in fours, eights or
 sixteens, columns of up to 16 inputs and longer ones with a tail, a 1x1
-kernel with stride 1 and with stride 2, dilation, padding on every side,
+kernel with stride 1 (over a few inputs and over more than 16) and with stride 2, dilation, padding on every side,
 a dense layer of four batch rows, two layers whose requantization
 shifts are under 33 (their multipliers near 0.3), and one whose
 multipliers are about one, some above it (shifts under 31: a left shift). The board test (run_tflite_test)
@@ -70,6 +70,7 @@ def main():
     conv(13, 3, 1, 2, "SAME", (10, 10), "RELU")  # 45 inputs a column, 13 channels
     depthwise(3, 2, "SAME", (5, 5))  # 13 channels: a block of eight and five
     conv(22, 1, 1, 1, "VALID", (5, 5), gain=0.3)  # 13 inputs, in place, shifts under 33
+    conv(22, 1, 1, 1, "VALID", (5, 5))  # 22 inputs, 25 pixels in one call (an odd one)
     depthwise(3, 1, "VALID", (3, 3), "RELU_N1_TO_1", gain=0.3)  # 22: sixteen and six
     # 198 inputs, 9 pixels; multipliers about 0.9, some above one (a left shift)
     conv(22, 3, 1, 1, "SAME", (3, 3), gain=0.9)

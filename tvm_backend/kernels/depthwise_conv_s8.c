@@ -20,7 +20,7 @@ typedef struct {
   const int32_t *bias, *mantissa, *neg_exponent;
   const int32_t* q;
   int32_t out_zp, lo, hi;
-  int32x4_t out_zps, los, his; /* out_zp, lo, hi in every lane */
+  int32x4_t los, his; /* lo, hi in every lane */
 } DwRequant;
 
 /* Where channel c's sum lies among its block's two vectors. */
@@ -37,8 +37,11 @@ static inline __attribute__((always_inline)) S8Channels4 dw_channels4(const DwRe
   return r;
 }
 
+/* A block's eight channels' predicate. */
+#define DW_ALL ((mve_pred16_t)0xFFFF)
+
 /* A block's sums from channel c on, requantized, stored (the channels that
- * p keeps). */
+ * p keeps: every one where p is `all`, with no predicate to set). */
 static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int32x4_t odd,
                                                             int32_t c, const DwRequant* rq,
                                                             S8Mode mode, mve_pred16_t p,
@@ -55,11 +58,18 @@ static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int3
   }
   const S8Channels4 e = dw_channels4(rq, c, mode);
   const S8Channels4 o = dw_channels4(rq, c + 4, mode);
+  /* The output zero point added as a scalar: one Q register fewer. */
+  const int32x4_t lo = rq->los, hi = rq->his;
+  const int32x4_t ev = vaddq_n_s32(s8_requantize4(even, &e, mode), rq->out_zp);
+  const int32x4_t ov = vaddq_n_s32(s8_requantize4(odd, &o, mode), rq->out_zp);
   /* VMOVNB and VMOVNT fill the even and the odd lanes: every one. */
-  int16x8_t v = vmovnbq_s32(vuninitializedq_s16(), s8_clamp_out4(s8_requantize4(even, &e, mode),
-                                                                 rq->out_zps, rq->los, rq->his));
-  v = vmovntq_s32(v, s8_clamp_out4(s8_requantize4(odd, &o, mode), rq->out_zps, rq->los, rq->his));
-  vstrbq_p_s16(out + c, v, p);
+  int16x8_t v = vmovnbq_s32(vuninitializedq_s16(), vminq_s32(vmaxq_s32(ev, lo), hi));
+  v = vmovntq_s32(v, vminq_s32(vmaxq_s32(ov, lo), hi));
+  if (p == DW_ALL) {
+    vstrbq_s16(out + c, v);
+  } else {
+    vstrbq_p_s16(out + c, v, p);
+  }
 }
 
 /* One output pixel's channels: sixteen at a time, then eight, the last
@@ -69,7 +79,6 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
                                                            const DwRequant* rq, S8Mode mode,
                                                            int8_t* out) {
   int32_t c = 0;
-  const mve_pred16_t all = vctp16q(8);
   /* The first tap's products start the sums. */
   for (; c + 16 <= ch; c += 16) {
     const int16x8_t x00 = vldrbq_s16(at[0] + c), w00 = vldrbq_s16(w + c);
@@ -87,8 +96,8 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
       e1 = vaddq_s32(e1, vmullbq_int_s16(x1, w1));
       o1 = vaddq_s32(o1, vmulltq_int_s16(x1, w1));
     }
-    dw_store8(e0, o0, c, rq, mode, all, out);
-    dw_store8(e1, o1, c + 8, rq, mode, all, out);
+    dw_store8(e0, o0, c, rq, mode, DW_ALL, out);
+    dw_store8(e1, o1, c + 8, rq, mode, DW_ALL, out);
   }
   for (; c + 8 <= ch; c += 8) {
     const int16x8_t x0 = vldrbq_s16(at[0] + c), w0 = vldrbq_s16(w + c);
@@ -99,7 +108,7 @@ static inline __attribute__((always_inline)) void dw_pixel(const int8_t* const* 
       e = vaddq_s32(e, vmullbq_int_s16(xv, wv));
       o = vaddq_s32(o, vmulltq_int_s16(xv, wv));
     }
-    dw_store8(e, o, c, rq, mode, all, out);
+    dw_store8(e, o, c, rq, mode, DW_ALL, out);
   }
   if (c < ch) {
     const mve_pred16_t p = vctp16q((uint32_t)(ch - c));
@@ -335,16 +344,8 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
   const int32_t blocks = (ch + 7) & ~7;
   int32_t bias[blocks], mantissa[blocks], neg_exponent[blocks];
-  const DwRequant rq = {bias,
-                        mantissa,
-                        neg_exponent,
-                        q,
-                        out_zp,
-                        lo,
-                        hi,
-                        vdupq_n_s32(out_zp),
-                        vdupq_n_s32(lo),
-                        vdupq_n_s32(hi)};
+  const DwRequant rq = {bias, mantissa,        neg_exponent,   q, out_zp, lo,
+                        hi,   vdupq_n_s32(lo), vdupq_n_s32(hi)};
   const S8Mode mode = s8_mode(q, ch, 0);
   for (int32_t c = 0; c < blocks; ++c) {
     const int32_t* qc = q + 3 * (c < ch ? c : 0);

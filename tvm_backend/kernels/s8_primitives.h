@@ -188,10 +188,11 @@ typedef struct {
   int32x4_t left;                       /* S8_TWICE_LEFT's */
 } S8Channels4;
 
-/* Channels q, q + 3, q + 6, q + 9 of a requantization table, for `mode`. */
-static inline __attribute__((always_inline)) S8Channels4 s8_channels4(const int32_t* q,
-                                                                      S8Mode mode) {
-  const uint32x4_t rows = vmulq_n_u32(vidupq_n_u32(0, 1), 3);
+/* The channels of a requantization table that `rows` (a lane's channel
+ * times 3) picks from q on, for `mode`. */
+static inline __attribute__((always_inline)) S8Channels4 s8_channels_at(const int32_t* q,
+                                                                        uint32x4_t rows,
+                                                                        S8Mode mode) {
   const int32x4_t shift = vldrwq_gather_shifted_offset_s32(q + 2, rows);
   S8Channels4 c = {
       vldrwq_gather_shifted_offset_s32(q, rows), vldrwq_gather_shifted_offset_s32(q + 1, rows),
@@ -204,6 +205,12 @@ static inline __attribute__((always_inline)) S8Channels4 s8_channels4(const int3
     c.fix = vpselq_s32(vdupq_n_s32(-1), vdupq_n_s32(0), vcmpltq_n_s32(c.shift, 0));
   }
   return c;
+}
+
+/* Channels q, q + 3, q + 6, q + 9 of a requantization table, for `mode`. */
+static inline __attribute__((always_inline)) S8Channels4 s8_channels4(const int32_t* q,
+                                                                      S8Mode mode) {
+  return s8_channels_at(q, vmulq_n_u32(vidupq_n_u32(0, 1), 3), mode);
 }
 
 static inline int32x4_t s8_clamp_out4(int32x4_t v, int32x4_t out_zp, int32x4_t lo, int32x4_t hi) {
