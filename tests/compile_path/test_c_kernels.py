@@ -29,7 +29,8 @@ from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
 def library(tmp_path_factory):
     path = str(tmp_path_factory.mktemp("c_kernels") / "kernels.so")
     sources = [os.path.join(KERNELS_DIR, f) for f in ("conv_s8.c", "fully_connected_s8.c",
-                                                          "depthwise_conv_s8.c", "add_s8.c")]
+                                                          "s8_gemm.c", "depthwise_conv_s8.c",
+                                                          "add_s8.c")]
     subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + ["-shared", "-o", path] + sources,
                    check=True)
     return ctypes.CDLL(path)

@@ -263,13 +263,13 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     for (; p + 2 <= pixels; p += 2) {
       im2col(image, p, &g, &pair0, row);
       im2col(image, p + 1, &g, &pair1, row);
-      s8_sums_2cols(w, buffer, n, out_c, sums);
+      ffi_core_s8_sums_2cols(w, buffer, n, out_c, sums);
       requantize(sums, 2, chans, out_c, down, out_zp, lo, hi, out + p * out_c,
                  out + (p + 1) * out_c);
     }
     if (p < pixels) {
       im2col(image, p, &g, &alone, row);
-      s8_sums_1col(w, buffer, n, out_c, sums);
+      ffi_core_s8_sums_1col(w, buffer, n, out_c, sums);
       requantize(sums, 1, chans, out_c, down, out_zp, lo, hi, out + p * out_c, 0);
     }
   }

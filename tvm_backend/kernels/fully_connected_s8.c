@@ -63,13 +63,13 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
   for (; b + 2 <= batch; b += 2) {
     s8_widen(x + b * n, &pair0, n);
     s8_widen(x + (b + 1) * n, &pair1, n);
-    s8_sums_2cols(w, buffer, n, out_features, sums);
+    ffi_core_s8_sums_2cols(w, buffer, n, out_features, sums);
     requantize(sums, 2, q, out_features, out_zp, lo, hi, y + b * out_features);
     requantize(sums + 1, 2, q, out_features, out_zp, lo, hi, y + (b + 1) * out_features);
   }
   if (b < batch) {
     s8_widen(x + b * n, &alone, n);
-    s8_sums_1col(w, buffer, n, out_features, sums);
+    ffi_core_s8_sums_1col(w, buffer, n, out_features, sums);
     requantize(sums, 1, q, out_features, out_zp, lo, hi, y + b * out_features);
   }
 }

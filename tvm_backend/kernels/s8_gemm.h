@@ -255,56 +255,12 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
 }
 
 /* Every channel's sums for the two interleaved columns in buffer, each
- * channel's two side by side in sums (2 x channels). Not inlined: its
- * loops get the registers a caller's frame with a variable-length column
- * buffer would keep. */
-static __attribute__((noinline)) void s8_sums_2cols(const int8_t* w, const int16_t* buffer,
-                                                    int32_t n, int32_t channels, int32_t* sums) {
-  int32_t ch = 0;
-  /* Columns of MobileNet's and DS-CNN's pointwise layers as constants: no
-   * remainder, and little set-up a block. */
-  if (n == 8) {
-    for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 8, w + ch * 8 + 8, buffer, 8, sums + 2 * ch);
-    }
-  } else if (n == 16) {
-    for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 16, w + ch * 16 + 16, buffer, 16, sums + 2 * ch);
-    }
-  } else if (n == 32) {
-    for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 32, w + ch * 32 + 32, buffer, 32, sums + 2 * ch);
-    }
-  } else if (n == 64) {
-    for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 64, w + ch * 64 + 64, buffer, 64, sums + 2 * ch);
-    }
-  } else if ((n & 7) == 0) {
-    /* n & ~7: the compiler drops the remainder's steps, and the registers
-     * they would hold. */
-    for (; ch + 2 <= channels; ch += 2) {
-      const int8_t* row = w + ch * n;
-      s8_dot_2x2(row, row + n, buffer, n & ~7, sums + 2 * ch);
-    }
-  }
-  for (; ch + 2 <= channels; ch += 2) {
-    const int8_t* row = w + ch * n;
-    s8_dot_2x2(row, row + n, buffer, n, sums + 2 * ch);
-  }
-  if (ch < channels) {
-    const int8_t* row = w + ch * n;
-    S8Column k0 = s8_column((int16_t*)buffer, n, 2, 0), k1 = s8_column((int16_t*)buffer, n, 2, 1);
-    sums[2 * ch] = s8_dot_1x1(row, k0.group, k0.tail, 8, n);
-    sums[2 * ch + 1] = s8_dot_1x1(row, k1.group, k1.tail, 8, n);
-  }
-}
+ * channel's two side by side in sums (2 x channels). */
+void ffi_core_s8_sums_2cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
+                            int32_t* sums);
 
 /* Every channel's sum for the lone column in buffer. */
-static __attribute__((noinline)) void s8_sums_1col(const int8_t* w, const int16_t* buffer,
-                                                   int32_t n, int32_t channels, int32_t* sums) {
-  int32_t ch = 0;
-  for (; ch + 4 <= channels; ch += 4) s8_dot_4x1(w + ch * n, buffer, n, sums + ch);
-  for (; ch < channels; ++ch) sums[ch] = s8_dot_1x1(w + ch * n, buffer, buffer + (n & ~3), 4, n);
-}
+void ffi_core_s8_sums_1col(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
+                           int32_t* sums);
 
 #endif

@@ -193,6 +193,11 @@ __attribute__((constructor)) static void ffi_core_register_library_bin(void) {{
     return [{"offset": o + pad, "bytes": n} for o, n in constants]
 
 
+# What a C micro-kernel calls in another file of tvm_backend/kernels/: the
+# matrix product's loops, one copy for the kernels that share them.
+_C_KERNEL_NEEDS = {"conv_s8": ("s8_gemm",), "fully_connected_s8": ("s8_gemm",)}
+
+
 def c_kernels(mod):
     """The C micro-kernels (tvm_backend/kernels/<stem>.c) mod's kernels call."""
     return sorted({str(f.attrs["ffi_core_c_kernel"]) for _, f in mod.functions.items()
@@ -253,7 +258,8 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
         lib0 = os.path.join(out_dir, f"{name}_lib0.o")
         os.replace(os.path.join(tmp, "lib0.o"), lib0)
         stems = c_kernels(mod)
-        sources = [os.path.join(KERNELS_DIR, f"{stem}.c") for stem in stems]
+        needs = sorted({d for stem in stems for d in _C_KERNEL_NEEDS.get(stem, ())})
+        sources = [os.path.join(KERNELS_DIR, f"{stem}.c") for stem in stems + needs]
         if table is not None:
             sources.append(os.path.join(tmp, "kernel_table.c"))
             with open(sources[-1], "w") as f:
