@@ -105,6 +105,15 @@ def test_other_shapes_stay():
     single = bb.finalize()
     new, table = sc.single_call(single, "table")
     assert table is None and new.same_as(single)
+    # A dtype the table does not write (bool) between kernels.
+    bb = tvm.relax.BlockBuilder()
+    x = tvm.relax.Var("x", tvm.relax.TensorType([4], "int8"))
+    with bb.function("main", [x]):
+        y = bb.emit(tvm.relax.op.less(x, x))
+        bb.emit_func_output(bb.emit(tvm.relax.op.astype(y, "int8")))
+    boolean = bb.finalize()
+    new, table = sc.single_call(boolean, "table")
+    assert table is None and new.same_as(boolean)
 
 
 def test_relax_operators_join_as_kernels():

@@ -21,6 +21,8 @@ from tvm.script.ir_builder import tirx as T
 ENTRY = "main_kernels"
 # FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS (tvm_kernel_plan.h).
 MAX_ARGS = 6
+# DLPack's type codes of the dtypes the table writes.
+_DTYPE_CODES = {"int": 0, "uint": 1, "float": 2}
 # Every region starts on this boundary: the C kernels load words and
 # doublewords, Helium loads vectors.
 ALIGNMENT = 16
@@ -37,8 +39,10 @@ class _Storage:
 
 
 def _tensor_type(ty):
-    """(shape, dtype) of a static tensor type, None otherwise."""
-    if not isinstance(ty, relax.TensorType) or ty.shape is None:
+    """(shape, dtype) of a static tensor type of a dtype the table writes
+    (int, uint, float), None otherwise."""
+    if (not isinstance(ty, relax.TensorType) or ty.shape is None
+            or str(ty.dtype).rstrip("0123456789") not in _DTYPE_CODES):
         return None
     try:
         return tuple(int(d) for d in ty.shape.values), str(ty.dtype)
@@ -244,8 +248,6 @@ def single_call(mod, symbol):
         bb.emit_func_output(res)
     return bb.finalize(), table
 
-
-_DTYPE_CODES = {"int": 0, "uint": 1, "float": 2}
 
 
 def table_c_source(table):
