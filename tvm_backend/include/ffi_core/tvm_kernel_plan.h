@@ -44,7 +44,7 @@ typedef struct {
 typedef struct {
   const FFICoreTVMKernelStep* steps;
   uint16_t num_steps;
-  uint16_t max_args;  /* the most arguments of one step */
+  uint16_t max_args; /* the most arguments of one step */
 } FFICoreTVMKernelPlan;
 
 /* Runs `plan` over its pointers. A plan over FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS
