@@ -3,9 +3,9 @@
 (libffi_core.a), the C/C++ runtime (newlib, libstdc++, libgcc, crt), the
 board support (startup, syscalls) and the application. Prints one row.
 With --tvm, also TVM's model code (its objects under models/; the
-`*_devc.o` or the compile path's `*_bin.o` holding an executable's weights
-apart, as "weights") and the TVM backend and Relax VM (libffi_core_tvm.a)
-apart from the application.
+`*_devc.o` or the compile path's `*_bin.o` holding an executable's weights,
+or `*_weights.o` the direct entry's, apart, as "weights") and the TVM
+backend and Relax VM (libffi_core_tvm.a) apart from the application.
 
 With --empty <empty.map> (an empty firmware with the same board support),
 also the whole image and what this firmware adds over the empty one:
@@ -34,7 +34,7 @@ def owner(path):
         return "ffi-core"
     if "libffi_core_tvm.a" in path:
         return "tvm backend"
-    if re.search(r"(^|/)models/((mlperf|tflm)/\w+/)?\w+_(devc|bin)\.o$", path):
+    if re.search(r"(^|/)models/((mlperf|tflm)/\w+/)?\w+_(devc|bin|weights)\.o$", path):
         return "weights"
     if re.search(r"(^|/)models/((mlperf|tflm)/\w+/)?\w+\.o$", path):
         return "model"

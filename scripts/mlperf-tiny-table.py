@@ -93,6 +93,45 @@ def measure(board, target, build):
     return f
 
 
+def measure_direct(board, target, build):
+    """The figures of a run through the direct entry: flash by owner, the
+    caller's buffers (workspace, outputs), the static RAM of ffi-core and
+    the backend, the model's flash and RAM with the C runtime and board
+    support, instructions and modeled cycles of the last call, and the
+    runtime's instructions in it."""
+    suite, model = target[:-len("_direct")].split("_", 1)
+    text = open(os.path.join(build, f"{target}.txt")).read()
+    if not re.search(rf"{suite} {model} direct: \d+ passed, 0 failed", text):
+        sys.exit(f"{target} failed on {board}:\n{text}")
+    per_inference = [int(n) for n in re.findall(r"instructions per inference: (\d+)", text)]
+    mem = re.search(r"workspace (\d+) bytes, outputs (\d+) bytes, state (\d+) bytes", text)
+    workspace, outputs, state = (int(g) for g in mem.groups())
+    flash, ram, _ = sizes(os.path.join(build, "tests", "tvm", f"{target}.map"))
+    static = ram.get("ffi-core", 0) + ram.get("tvm backend", 0)
+    return {"insns": per_inference[-1],
+            "cycles": modeled_cycles(board, target, build, per_inference),
+            "runtime_insns": int(re.search(r"runtime: (\d+) instructions", text).group(1)),
+            "flash": flash, "workspace": workspace, "outputs": outputs, "state": state,
+            "static": static,
+            "model_flash": sum(flash.get(k, 0) for k in ("model", "weights", "ffi-core",
+                                                         "tvm backend", "runtime", "board")),
+            "model_ram": (workspace + outputs + state + static + ram.get("runtime", 0) +
+                          ram.get("board", 0))}
+
+
+def direct_row(board, target, build):
+    model = target[len("mlperf_"):-len("_direct")]
+    m = measure_direct(board, target, build)
+    flash = m["flash"]
+    name, bound, _ = FACTS[model]
+    return (f"| {name} | {board} | {kb(flash.get('model', 0))} | {kb(flash.get('weights', 0))} | "
+            f"{kb(flash.get('ffi-core', 0))} | {kb(flash.get('tvm backend', 0))} | "
+            f"{kb(m['workspace'])} | {kb(m['outputs'])} | {kb(m['static'])} | "
+            f"{kb(m['model_flash'])} / {kb(m['model_ram'])} | {m['insns'] / 1e6:.2f} M | "
+            f"{m['cycles'] / 1e6:.2f} M | {records(board, model)} | "
+            f"{100.0 * m['runtime_insns'] / m['insns']:.2f} % | {kb(bound)} |")
+
+
 def row(board, target, build):
     model = target.split("_", 1)[1]
     m = measure(board, target, build)
@@ -132,6 +171,18 @@ def main():
         print("|---" * 13 + "|")
         for board, target, build in runs:
             print(tflm_row(board, target, build))
+        return
+    if all(target.endswith("_direct") for _, target, _ in runs):
+        print("| model | board | flash KB: model code | constants | ffi-core | TVM backend | "
+              "RAM KB: workspace | outputs | ffi-core and backend (static) | "
+              "with C runtime and board: flash / RAM KB | instructions / inference | "
+              "modeled cycles / inference | published records on the core's class (cycles) | "
+              "runtime share | activation bound KB |")
+        print("|---" * 15 + "|")
+        order = list(FACTS)
+        for board, target, build in sorted(
+                runs, key=lambda r: (order.index(r[1][len("mlperf_"):-len("_direct")]),)):
+            print(direct_row(board, target, build))
         return
     print("| model | board | flash KB: model code | constants | ffi-core | TVM backend | "
           "RAM KB: activations | runtime | model total (goal) | instructions / inference | "

@@ -13,7 +13,9 @@
 # (tests/tvm's tflm_<model>, ../shared/models/tflm_examples), in a table of
 # their own (no published figures to set beside them), on every board by
 # default; a model the board cannot hold (its test skips) is left out.
-# Usage: scripts/mlperf-tiny.sh [--tflm] [board...]
+# With --direct, MLPerf Tiny through each model's direct entry
+# (tests/tvm's mlperf_<model>_direct: no VM, no heap), in a table of its own.
+# Usage: scripts/mlperf-tiny.sh [--tflm | --direct] [board...]
 #   (default: every board, but the micro:bit for MLPerf Tiny)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,9 +23,13 @@ scripts/setup.sh >/dev/null
 . scripts/board-lib.sh
 SUITE=mlperf
 MODELS=(kws vww resnet8 ad)
+SUFFIX=
 if [ "${1:-}" = --tflm ]; then
   SUITE=tflm
   MODELS=(hello_world micro_speech person_detect keyword_scrambled trained_lstm micro_speech_lstm)
+  shift
+elif [ "${1:-}" = --direct ]; then
+  SUFFIX=_direct
   shift
 fi
 BOARDS=("$@")
@@ -37,7 +43,7 @@ runs=()
 for board in "${BOARDS[@]}"; do
   dir="build/mlperf-${board}"  # one build for both suites
   for m in "${MODELS[@]}"; do
-    t="${SUITE}_$m"
+    t="${SUITE}_$m$SUFFIX"
     # A board that cannot hold the model has a test that only skips.
     if ! build_board_app "$board" "$t" "$dir" -DFFI_CORE_CHECK_PADDING=OFF; then
       why="$(ctest --test-dir "$dir" -R "^$t\$" -V 2>/dev/null | grep -o 'SKIPPED.*' | head -1)"

@@ -6,6 +6,7 @@ single kernel) stays as it is. The table's
 outputs are checked where it runs: every model test of tests/tvm, on the host
 and the boards, bit for bit against TVM's VM running the main as imported."""
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import tvm
 from reference import MLPERF_TINY, TFLM_EXAMPLES, importer
 
 from ffi_core_tvm import single_call as sc
-from ffi_core_tvm.compile import planned_storage_bytes
+from ffi_core_tvm.compile import compile_relax, planned_storage_bytes
 
 
 def _calls(mod):
@@ -124,3 +125,42 @@ def test_relax_operators_join_as_kernels():
     # add writes the workspace, multiply reads it and x and writes the output.
     (_, add), (_, mul) = table["steps"]
     assert add[0][0] == 0 and add[2][0] == 1 and mul[0] == add[2] and mul[2][0] == 2
+
+
+def _symbols(path):
+    """The global symbols an object defines."""
+    out = subprocess.run(["nm", "-g", "--defined-only", path], check=True,
+                         capture_output=True, text=True).stdout
+    return sorted(line.split()[-1] for line in out.splitlines() if line.strip())
+
+
+def test_direct_entry_is_its_own_objects(tmp_path):
+    mod = _chain(tvm.relax.op.multiply)
+    info = compile_relax(mod, "host", str(tmp_path), "chain")
+    entry = info["entry"]
+    assert entry["symbol"] == "ffi_core_chain_run" and entry["reset"] is None
+    assert entry["buffers"] == ["x", "workspace", "output0"]
+    assert entry["workspace_bytes"] >= 4 and entry["alignment"] == sc.ALIGNMENT
+    direct = _symbols(str(tmp_path / "chain_direct.o"))
+    # The entry and each kernel's packed entry, renamed for the model: no VM,
+    # no system library, nothing that would clash with another model.
+    kernels = [s for s in direct if s != "ffi_core_chain_run"]
+    assert len(kernels) == len(direct) - 1 >= 2
+    assert all(s.startswith("ffi_core_chain_kernel_") for s in kernels)
+    assert _symbols(str(tmp_path / "chain_weights.o")) == ["ffi_core_chain_weights"]
+
+
+def test_direct_entry_source():
+    mod = _model(TFLM_EXAMPLES, "keyword_scrambled_8bit")
+    _, table = sc.single_call(mod, "table")
+    offsets, nbytes = sc.weights_layout(table)
+    assert all(o % sc.ALIGNMENT == 0 for o in offsets)
+    assert [b - a >= len(d) for a, b, d in zip(offsets, offsets[1:] + [nbytes],
+                                               table["constants"])] == [True] * len(offsets)
+    states = [("int8", 10, -3), ("int16", 4, 7)]
+    source = sc.direct_c_source(table, "run", "weights", "reset", states)
+    n_buffers = table["args"] - len(offsets)
+    assert f'FFICoreTVMCheckBuffers("run", b, {n_buffers}u)' in source
+    assert source.count("(void*)(weights + ") == len(offsets)
+    assert "((int8_t*)s[0])[i] = (int8_t)-3;" in source
+    assert "((int16_t*)s[1])[i] = (int16_t)7;" in source

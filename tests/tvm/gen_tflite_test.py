@@ -17,6 +17,7 @@ A model without state runs each input alone (a sequence of one call).
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 import numpy as np
@@ -28,7 +29,7 @@ import flatbuffers  # noqa: E402
 import tflite  # noqa: E402
 import tvm  # noqa: E402
 from ffi_core_tvm.compile import compile_relax, pass_context  # noqa: E402
-from ffi_core_tvm.targets import c_kernel_ops  # noqa: E402
+from ffi_core_tvm.targets import c_compiler, c_kernel_ops  # noqa: E402
 from ffi_core_tvm.tflite import from_tflite  # noqa: E402
 from gen_models import c_string, c_values, tvm_error  # noqa: E402
 from tvm import relax  # noqa: E402
@@ -40,7 +41,7 @@ C_TYPES = {"int8": ("int8_t", "kDLInt", 8), "int16": ("int16_t", "kDLInt", 16),
            "int32": ("int32_t", "kDLInt", 32), "float32": ("float", "kDLFloat", 32)}
 MAX_DIMS = 6
 KERNEL_MAX_ARGS = 8  # run_tflite_test.cc's kKernelMaxArgs
-ALIGNMENT = 64  # run_tflite_test.cc's kAlignment: what TVM's kernels assume of a tensor
+ALIGNMENT = 64  # tflite_test_common.h's kAlignment: what TVM's kernels assume of a tensor
 
 
 def for_litert(buf):
@@ -262,6 +263,34 @@ def write_test(buf, opts):
         lines.append(f'  {{"{name}", {len(args)}, {{{inits}}}}},')
     lines.append("};")
     lines.append(f"#define MODEL_SCRATCH_BYTES {scratch}")
+    # The direct entry (run_direct_test.cc): its symbols, its workspace and
+    # each kernel's packed entry, for the same kernel share without the
+    # system library.
+    entry = info["entry"]
+    lines.append(f"#define MODEL_HAS_ENTRY {0 if entry is None else 1}")
+    if entry is not None:
+        lines += [f"#define MODEL_ENTRY {entry['symbol']}",
+                  f"#define MODEL_WEIGHTS ffi_core_{symbol}_weights",
+                  f"#define MODEL_WORKSPACE_BYTES {entry['workspace_bytes']}",
+                  "#define MODEL_OUTPUT_STORAGE " +
+                  str(sum(-(-reset(t).nbytes // ALIGNMENT) * ALIGNMENT for t in outputs))]
+        if entry["reset"]:
+            lines.append(f"#define MODEL_RESET {entry['reset']}")
+        lines.append("#ifdef MODEL_DIRECT")
+        kernel = f"ffi_core_{symbol}_kernel_"  # compile_relax's names in <name>_direct.o
+        lines += [f'extern "C" int {kernel}{n}(void*, const TVMFFIAny*, int32_t, TVMFFIAny*);'
+                  for n in sorted({name for name, _ in calls})]
+        lines.append("static const TVMFFISafeCallType kKernelEntries[] = {" +
+                     ", ".join(f"{kernel}{name}" for name, _ in calls) + "};")
+        lines.append("#endif")
+    else:  # the direct test's objects, empty: it skips
+        for obj in (f"{opts.name}_direct.o", f"{opts.name}_weights.o"):
+            empty = os.path.join(opts.out, "empty.c")
+            with open(empty, "w") as f:
+                f.write("/* gen_tflite_test.py: the model has no direct entry. */\n")
+            subprocess.run(c_compiler(opts.cpu) + ["-c", empty, "-o",
+                                                   os.path.join(opts.out, obj)], check=True)
+            os.remove(empty)
     with open(os.path.join(opts.out, "model_data.h"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return None if opts.no_litert else lite

@@ -1,7 +1,8 @@
 // FFICoreTVMRunKernelPlan: each step's arguments as DLTensors on the stack,
 // views into the table function's pointers, then the kernel's packed call.
 // TVM's main checked the model's inputs and made the outputs and the
-// workspace to the plan's sizes; the kernels check nothing again.
+// workspace to the plan's sizes, or a direct entry's caller passed buffers
+// FFICoreTVMCheckBuffers took; the kernels check nothing again.
 #include <ffi_core/error.h>
 #include <ffi_core/tvm_kernel_plan.h>
 
@@ -24,7 +25,26 @@ __attribute__((noinline, cold)) int RefuseArgs(int n) {
   return -1;
 }
 
+__attribute__((noinline, cold)) int RefuseBuffer(const char* entry, uint32_t k, const void* p) {
+  static_cast<void>(ffi_core::RaiseError(
+      ffi_core::ErrorKind::kValueError,
+      {entry, ": buffer ", static_cast<int64_t>(k),
+       p == nullptr ? " is NULL" : " is not on FFI_CORE_TVM_KERNEL_PLAN_ALIGNMENT (16 bytes)"}));
+  return -1;
+}
+
 }  // namespace
+
+extern "C" int FFICoreTVMCheckBuffers(const char* entry, void* const* buffers,
+                                      uint32_t num_buffers) {
+  for (uint32_t k = 0; k < num_buffers; ++k) {
+    const uintptr_t at = reinterpret_cast<uintptr_t>(buffers[k]);
+    if (at == 0 || at % FFI_CORE_TVM_KERNEL_PLAN_ALIGNMENT != 0) {
+      return RefuseBuffer(entry, k, buffers[k]);
+    }
+  }
+  return 0;
+}
 
 extern "C" int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* const* bases) {
   if (plan->max_args > kMaxArgs) return RefuseArgs(plan->max_args);

@@ -7,7 +7,9 @@
  * it lies in: an input, a constant, an output or the workspace; its byte
  * offset there, its shape and type) and a function of those pointers that
  * runs it. The VM then makes one call an inference instead of several
- * builtin calls a layer. C99 and C++.
+ * builtin calls a layer. The same plan is the model's direct entry,
+ * ffi_core_<model>_run(buffers), for a firmware that runs it without the VM
+ * (docs/run-a-model.md). C99 and C++.
  */
 #ifndef FFI_CORE_TVM_KERNEL_PLAN_H_
 #define FFI_CORE_TVM_KERNEL_PLAN_H_
@@ -19,6 +21,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Where each buffer of a direct entry starts: the plan's workspace regions
+ * and the C kernels' vector loads assume it. */
+#define FFI_CORE_TVM_KERNEL_PLAN_ALIGNMENT 16
 
 /* The most arguments of one step: their DLTensors are on the stack of every
  * inference. The compile path keeps to it; the runner refuses more. */
@@ -51,6 +57,12 @@ typedef struct {
  * arguments a step is a ValueError; a kernel's failure is passed on (its
  * non-zero return, its error raised). */
 TVM_DLL int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* const* bases);
+
+/* A direct entry's check of its caller's buffers: each of the num_buffers
+ * pointers non-NULL and on FFI_CORE_TVM_KERNEL_PLAN_ALIGNMENT. Otherwise a
+ * ValueError naming `entry` and the buffer, and -1. Their sizes are the
+ * caller's to keep (model.json lists them). */
+TVM_DLL int FFICoreTVMCheckBuffers(const char* entry, void* const* buffers, uint32_t num_buffers);
 
 #ifdef __cplusplus
 }

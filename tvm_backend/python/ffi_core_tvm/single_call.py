@@ -207,6 +207,13 @@ def single_call(mod, symbol):
     table = {
         "symbol": symbol,
         "args": workspace + 1 + len(outputs),
+        "params": len(params),
+        "param_names": [p.name for p in params],
+        "outputs": len(outputs),
+        "workspace_bytes": ws_bytes,
+        # Each constant's bytes, by which the direct entry finds it in the
+        # executable (table_c_source).
+        "constants": [c.value.numpy().tobytes() for c, _ in constants],
         "steps": [(kernel, [(workspace if s.kind == "region" else first[s.kind] + s.index,
                              s.offset if s.kind == "region" else 0, shape, dtype)
                             for s, shape, dtype in args]) for kernel, args in steps],
@@ -250,8 +257,8 @@ def single_call(mod, symbol):
 
 
 
-def table_c_source(table):
-    """The C source of the table's function."""
+def _plan_lines(table):
+    """The C of the table's plan, kPlan, and the kernels' declarations."""
     kernels = sorted({k for k, _ in table["steps"]})
     lines = ["#include <ffi_core/tvm_kernel_plan.h>", ""]
     lines += [f"int __tvm_ffi_{k}(void*, const TVMFFIAny*, int32_t, TVMFFIAny*);"
@@ -271,10 +278,15 @@ def table_c_source(table):
     lines += ["static const FFICoreTVMKernelArg kArgs[] = {"] + arg_lines + ["};"]
     lines += ["static const FFICoreTVMKernelStep kSteps[] = {"] + step_lines + ["};"]
     max_args = max(len(a) for _, a in table["steps"])
+    lines.append(f"static const FFICoreTVMKernelPlan kPlan = {{kSteps, {len(table['steps'])}, "
+                 f"{max_args}}};")
+    return lines
+
+
+def table_c_source(table):
+    """The C source of the table's function, which TVM's main calls."""
     params = ", ".join(f"void* a{k}" for k in range(table["args"]))
-    lines += [
-        f"static const FFICoreTVMKernelPlan kPlan = {{kSteps, {len(table['steps'])}, "
-        f"{max_args}}};",
+    lines = _plan_lines(table) + [
         "",
         f"int32_t {table['symbol']}({params});",
         f"int32_t {table['symbol']}({params}) {{",
@@ -283,3 +295,48 @@ def table_c_source(table):
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def weights_layout(table):
+    """(offsets, bytes): where the direct entry's weights object holds each
+    of the table's constants, each on ALIGNMENT, and its size."""
+    offsets, at = [], 0
+    for data in table["constants"]:
+        offsets.append(at)
+        at += -(-len(data) // ALIGNMENT) * ALIGNMENT
+    return offsets, at
+
+
+def direct_c_source(table, entry, weights, reset=None, states=()):
+    """The C source of the direct entry `entry`: the table over the caller's
+    buffers (parameters, workspace, outputs) and the constants in the
+    weights object (symbol `weights`, weights_layout's offsets); and, for a
+    model with state, `reset`, which writes each state's zero point
+    (states: (dtype, elements, zero point) each)."""
+    offsets, _ = weights_layout(table)
+    n_params = table["params"]
+    n_buffers = table["args"] - len(offsets)
+    bases = ([f"b[{k}]" for k in range(n_params)]
+             + [f"(void*)({weights} + {o})" for o in offsets]
+             + [f"b[{k}]" for k in range(n_params, n_buffers)])
+    lines = _plan_lines(table) + [
+        "",
+        f"extern const char {weights}[];",
+        f"int32_t {entry}(void* const* b);",
+        f"int32_t {entry}(void* const* b) {{",
+        f'  if (FFICoreTVMCheckBuffers("{entry}", b, {n_buffers}u) != 0) return -1;',
+        f"  void* const bases[] = {{{', '.join(bases)}}};",
+        "  return FFICoreTVMRunKernelPlan(&kPlan, bases);",
+        "}",
+    ]
+    if states:
+        lines += ["", f"int32_t {reset}(void* const* s);", f"int32_t {reset}(void* const* s) {{",
+                  f'  if (FFICoreTVMCheckBuffers("{reset}", s, {len(states)}u) != 0) return -1;']
+        for k, (dtype, count, zero) in enumerate(states):
+            kind, bits = dtype.rstrip("0123456789"), np.dtype(dtype).itemsize * 8
+            ctype = {"float32": "float", "float64": "double"}.get(dtype, f"{kind}{bits}_t")
+            lines.append(f"  for (uint32_t i = 0; i < {count}u; ++i) (({ctype}*)s[{k}])[i] = "
+                         f"({ctype}){zero};")
+        lines += ["  return 0;", "}"]
+    return "\n".join(lines) + "\n"
+
