@@ -74,10 +74,10 @@ int main() {
   // input (pointer 0) -> workspace at 16 (as 2x3) -> output (pointer 2),
   // through a view of the workspace as 6.
   const FFICoreTVMKernelArg args[] = {
-      {kFlat, 0, 1, kInt8, 0},
-      {kGrid, 16, 2, kInt8, 1},
-      {kFlat, 16, 1, kInt8, 1},
-      {kFlat, 0, 1, kInt8, 2},
+      {1, kInt8, kFlat, 0, 0},
+      {2, kInt8, kGrid, 16, 1},
+      {1, kInt8, kFlat, 16, 1},
+      {1, kInt8, kFlat, 0, 2},
   };
   const FFICoreTVMKernelStep steps[] = {{&AddOne, &args[0], 2}, {&AddOne, &args[2], 2}};
   const FFICoreTVMKernelPlan plan = {steps, 2, 2};
@@ -106,6 +106,20 @@ int main() {
   Check(FFICoreTVMRunKernelPlan(&wide, bases) != 0 && g_calls == 0 &&
             RaisedIs("ValueError", "over FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS"),
         "a plan over the argument limit refused");
+
+  // A direct entry's buffers: each there and on the alignment, or a
+  // ValueError naming the entry and the buffer.
+  alignas(16) static int8_t aligned[32];
+  void* good[] = {aligned, aligned + 16};
+  Check(FFICoreTVMCheckBuffers("entry", good, 2) == 0, "aligned buffers taken");
+  void* missing[] = {aligned, nullptr};
+  Check(FFICoreTVMCheckBuffers("entry", missing, 2) == -1 &&
+            RaisedIs("ValueError", "entry: buffer 1 is NULL"),
+        "a NULL buffer refused");
+  void* skewed[] = {aligned + 4, aligned};
+  Check(FFICoreTVMCheckBuffers("entry", skewed, 2) == -1 &&
+            RaisedIs("ValueError", "entry: buffer 0 is not on"),
+        "a misaligned buffer refused");
   std::printf("%s\n", g_failed == 0 ? "kernel_plan: OK" : "kernel_plan: FAILED");
   return g_failed == 0 ? 0 : 1;
 }

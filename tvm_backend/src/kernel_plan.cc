@@ -11,12 +11,24 @@
 
 namespace {
 
-// The two fields copied as one lie as in a DLTensor.
-static_assert(offsetof(FFICoreTVMKernelArg, dtype) - offsetof(FFICoreTVMKernelArg, ndim) ==
-                  offsetof(DLTensor, dtype) - offsetof(DLTensor, ndim),
-              "ndim and dtype lie as in a DLTensor");
+// ndim, dtype and shape, copied as one, lie as in a DLTensor.
+constexpr size_t kLayoutBytes = offsetof(DLTensor, strides) - offsetof(DLTensor, ndim);
+static_assert(offsetof(FFICoreTVMKernelArg, ndim) == 0 &&
+                  offsetof(FFICoreTVMKernelArg, dtype) ==
+                      offsetof(DLTensor, dtype) - offsetof(DLTensor, ndim) &&
+                  offsetof(FFICoreTVMKernelArg, shape) ==
+                      offsetof(DLTensor, shape) - offsetof(DLTensor, ndim) &&
+                  offsetof(FFICoreTVMKernelArg, offset) == kLayoutBytes,
+              "ndim, dtype and shape lie as in a DLTensor");
 
 constexpr int kMaxArgs = FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS;
+static_assert(kMaxArgs == 6, "FFICoreTVMRunKernelPlan's switch fills up to 6 views");
+
+__attribute__((always_inline)) inline void Fill(DLTensor* v, const FFICoreTVMKernelArg& a,
+                                                void* const* bases) {
+  v->data = static_cast<char*>(bases[a.base]) + a.offset;
+  std::memcpy(&v->ndim, &a, kLayoutBytes);
+}
 
 __attribute__((noinline, cold)) int RefuseArgs(int n) {
   static_cast<void>(ffi_core::RaiseError(
@@ -66,13 +78,30 @@ extern "C" int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* c
   const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
   for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
     const FFICoreTVMKernelArg* a = s->args;
-    DLTensor* const last = views + s->num_args;
-    for (DLTensor* v = views; v != last; ++v, ++a) {
-      v->data = static_cast<char*>(bases[a->base]) + a->offset;
-      std::memcpy(&v->ndim, &a->ndim, sizeof(a->ndim) + sizeof(a->dtype));
-      v->shape = const_cast<int64_t*>(a->shape);
+    // Unrolled: a loop's count and end cost a division a step at -Os.
+    switch (s->num_args) {
+      case 6:
+        Fill(&views[5], a[5], bases);
+        [[fallthrough]];
+      case 5:
+        Fill(&views[4], a[4], bases);
+        [[fallthrough]];
+      case 4:
+        Fill(&views[3], a[3], bases);
+        [[fallthrough]];
+      case 3:
+        Fill(&views[2], a[2], bases);
+        [[fallthrough]];
+      case 2:
+        Fill(&views[1], a[1], bases);
+        [[fallthrough]];
+      case 1:
+        Fill(&views[0], a[0], bases);
+        break;
+      default:
+        break;
     }
-    const int rc = s->kernel(nullptr, call_args, s->num_args, &result);
+    const int rc = s->kernel(nullptr, call_args, static_cast<int32_t>(s->num_args), &result);
     if (rc != 0) return rc;
   }
   return 0;

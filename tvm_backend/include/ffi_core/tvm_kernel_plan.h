@@ -30,14 +30,14 @@ extern "C" {
  * inference. The compile path keeps to it; the runner refuses more. */
 #define FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS 6
 
-/* One argument of one kernel call: a view into pointer `base`. ndim and
- * dtype lie as in a DLTensor, so that both are copied as one. */
+/* One argument of one kernel call: a view into pointer `base`. ndim, dtype
+ * and shape lie as in a DLTensor, so that the three are copied as one. */
 typedef struct {
-  const int64_t* shape;
-  uint32_t offset; /* bytes from the pointer */
   int32_t ndim;
   DLDataType dtype;
-  uint32_t base; /* index into the table function's pointers */
+  const int64_t* shape;
+  uint32_t offset; /* bytes from the pointer */
+  uint32_t base;   /* index into the table function's pointers */
 } FFICoreTVMKernelArg;
 
 /* One kernel call (its packed entry) and its num_args arguments. */

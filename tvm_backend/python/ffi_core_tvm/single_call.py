@@ -271,8 +271,8 @@ def _plan_lines(table):
                 shapes[shape] = f"kShape{len(shapes)}"
             code = _DTYPE_CODES[dtype.rstrip("0123456789")]
             bits = np.dtype(dtype).itemsize * 8
-            arg_lines.append(f"  {{{shapes[shape]}, {offset}u, {len(shape)}, "
-                             f"{{{code}, {bits}, 1}}, {base}u}},")
+            arg_lines.append(f"  {{{len(shape)}, {{{code}, {bits}, 1}}, {shapes[shape]}, "
+                             f"{offset}u, {base}u}},")
     lines += [f"static const int64_t {n}[] = {{{', '.join(map(str, s)) or '1'}}};"
               for s, n in shapes.items()]
     lines += ["static const FFICoreTVMKernelArg kArgs[] = {"] + arg_lines + ["};"]
