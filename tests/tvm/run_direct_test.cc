@@ -190,22 +190,7 @@ __attribute__((noinline)) uint64_t KernelInstructions() {
   for (const ModelKernelCall& k : kKernelCalls) {
     DLTensor tensors[kKernelMaxArgs];
     TVMFFIAny args[kKernelMaxArgs];
-    uint8_t* at = g_workspace;
-    for (int i = 0; i < k.num_args; ++i) {
-      const ModelKernelArg& a = k.args[i];
-      tensors[i] = Input(a.blob      ? MODEL_WEIGHTS
-                         : a.written ? at
-                                     : g_workspace,
-                         a.dtype, a.shape, a.ndim);
-      if (a.written) {
-        int64_t bytes = a.dtype.bits / 8;
-        for (int d = 0; d < a.ndim; ++d) bytes *= a.shape[d];
-        at += (bytes + 3) / 4 * 4;
-      }
-      args[i] = None();
-      args[i].type_index = kTVMFFIDLTensorPtr;
-      args[i].v_ptr = &tensors[i];
-    }
+    KernelArguments(k, MODEL_WEIGHTS, g_workspace, tensors, args);
     TVMFFIAny result = None();
     uint64_t clock = 0;
     const TVMFFISafeCallType entry = kKernelEntries[n++];
@@ -229,15 +214,8 @@ int main() {
     }
   }
 #ifdef MODEL_NS_PER_COUNT_X100
-  const uint64_t kernels = KernelInstructions();
-  const uint64_t runtime = last_clock > kernels ? last_clock - kernels : 0;
-  std::printf(
-      "%s direct kernels: %lu instructions in %d calls; runtime: %lu instructions, %lu.%02lu %% "
-      "of an inference\n",
-      MODEL_NAME, static_cast<unsigned long>(kernels),
-      static_cast<int>(sizeof(kKernelCalls) / sizeof(kKernelCalls[0])),
-      static_cast<unsigned long>(runtime), static_cast<unsigned long>(runtime * 100 / last_clock),
-      static_cast<unsigned long>(runtime * 10000 / last_clock % 100));
+  ReportShare(MODEL_NAME, " direct", last_clock, KernelInstructions(),
+              static_cast<int>(sizeof(kKernelCalls) / sizeof(kKernelCalls[0])));
 #else
   (void)last_clock;
 #endif

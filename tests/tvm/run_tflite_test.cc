@@ -158,10 +158,9 @@ int Infer(TVMFFIObjectHandle fn, TVMFFIAny* in, int num_args, TVMFFIAny* result,
 extern "C" const uint8_t MODEL_CONSTANTS[];
 
 // Instructions in the model's kernels: each call of main's again, alone,
-// through the system library, on scratch activations and the weight blob in
-// place (their work does not depend on the values): what a kernel writes one
-// argument after the other, what it only reads over those. The scratch comes
-// from the heap, free between inferences (the micro:bit has no RAM for more).
+// through the system library, on KernelArguments' scratch activations and
+// the weight blob in place. The scratch comes from the heap, free between
+// inferences (the micro:bit has no RAM for more).
 __attribute__((noinline)) uint64_t KernelInstructions(TVMFFIAny module) {
   uint64_t total = 0;
   auto* scratch =
@@ -184,22 +183,7 @@ __attribute__((noinline)) uint64_t KernelInstructions(TVMFFIAny module) {
     }
     DLTensor tensors[kKernelMaxArgs];
     TVMFFIAny call_args[kKernelMaxArgs];
-    uint8_t* at = scratch;
-    for (int i = 0; i < k.num_args; ++i) {
-      const ModelKernelArg& a = k.args[i];
-      tensors[i] = Input(a.blob      ? MODEL_CONSTANTS
-                         : a.written ? at
-                                     : scratch,
-                         a.dtype, a.shape, a.ndim);
-      if (a.written) {
-        int64_t n = a.dtype.bits / 8;
-        for (int d = 0; d < a.ndim; ++d) n *= a.shape[d];
-        at += (n + 3) / 4 * 4;
-      }
-      call_args[i] = None();
-      call_args[i].type_index = kTVMFFIDLTensorPtr;
-      call_args[i].v_ptr = &tensors[i];
-    }
+    KernelArguments(k, MODEL_CONSTANTS, scratch, tensors, call_args);
     TVMFFIAny result = None();
     uint64_t clock = 0;
     if (Infer(fn.v_obj, call_args, k.num_args, &result, &clock) != 0) {
@@ -435,15 +419,8 @@ int main() {
   Check(g_heap.used_bytes() == after_first, "calls keep nothing (FFI_CORE_TVM_VM_KEPT_STORAGES 0)");
 #endif
 #ifdef MODEL_NS_PER_COUNT_X100
-  const uint64_t kernels = KernelInstructions(module);
-  const uint64_t runtime = last_clock > kernels ? last_clock - kernels : 0;
-  std::printf(
-      "%s kernels: %lu instructions in %d calls; runtime: %lu instructions, %lu.%02lu %% "
-      "of an inference\n",
-      MODEL_NAME, static_cast<unsigned long>(kernels),
-      static_cast<int>(sizeof(kKernelCalls) / sizeof(kKernelCalls[0])),
-      static_cast<unsigned long>(runtime), static_cast<unsigned long>(runtime * 100 / last_clock),
-      static_cast<unsigned long>(runtime * 10000 / last_clock % 100));
+  ReportShare(MODEL_NAME, "", last_clock, KernelInstructions(module),
+              static_cast<int>(sizeof(kKernelCalls) / sizeof(kKernelCalls[0])));
 #else
   (void)last_clock;
 #endif

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #ifdef MODEL_NS_PER_COUNT_X100
@@ -102,6 +103,42 @@ inline int ArgMax(const void* v, const ModelTensor& t) {
 // Call `call` of the whole run's data of tensor k (the tables' layout).
 inline const void* Values(const void* const* table, int k, const ModelTensor& t, int call) {
   return static_cast<const uint8_t*>(table[k]) + static_cast<size_t>(call) * Aligned(t.bytes);
+}
+
+// Kernel call k's arguments for timing it alone, on scratch activations
+// and the weights in place (the work does not depend on the values): what
+// the kernel writes one argument after the other, what it only reads over
+// those, at the scratch's start.
+inline void KernelArguments(const ModelKernelCall& k, const void* weights, uint8_t* scratch,
+                            DLTensor* tensors, TVMFFIAny* args) {
+  uint8_t* at = scratch;
+  for (int i = 0; i < k.num_args; ++i) {
+    const ModelKernelArg& a = k.args[i];
+    const void* data = a.blob ? weights : a.written ? at : scratch;
+    tensors[i] = Input(data, a.dtype, a.shape, a.ndim);
+    if (a.written) {
+      int64_t n = a.dtype.bits / 8;
+      for (int d = 0; d < a.ndim; ++d) n *= a.shape[d];
+      at += (n + 3) / 4 * 4;
+    }
+    std::memset(&args[i], 0, sizeof(args[i]));
+    args[i].type_index = kTVMFFIDLTensorPtr;
+    args[i].v_ptr = &tensors[i];
+  }
+}
+
+// Prints the kernels' instructions and the runtime's share of an inference
+// (`path`: "" through the VM, " direct" through the direct entry).
+inline void ReportShare(const char* name, const char* path, uint64_t inference, uint64_t kernels,
+                        int calls) {
+  const uint64_t runtime = inference > kernels ? inference - kernels : 0;
+  const uint64_t whole = inference > 0 ? inference : 1;
+  std::printf(
+      "%s%s kernels: %lu instructions in %d calls; runtime: %lu instructions, %lu.%02lu %% of an "
+      "inference\n",
+      name, path, static_cast<unsigned long>(kernels), calls, static_cast<unsigned long>(runtime),
+      static_cast<unsigned long>(runtime * 100 / whole),
+      static_cast<unsigned long>(runtime * 10000 / whole % 100));
 }
 
 #ifdef MODEL_NS_PER_COUNT_X100
