@@ -39,9 +39,18 @@ constexpr int kNumResults = MODEL_NUM_OUTPUTS + MODEL_NUM_STATES;
 constexpr int kNumBuffers = MODEL_NUM_INPUTS + MODEL_NUM_STATES + 1 + MODEL_NUM_OUTPUTS;
 constexpr int kWorkspace = MODEL_NUM_INPUTS + MODEL_NUM_STATES;
 
+// The kernel share (each kernel timed alone) on boards, but where the RAM
+// holds no scratch beside the workspace (the micro:bit: MODEL_NO_KERNEL_SHARE).
+#if defined(MODEL_NS_PER_COUNT_X100) && !defined(MODEL_NO_KERNEL_SHARE)
+#define MODEL_KERNEL_SHARE 1
+#else
+#define MODEL_KERNEL_SHARE 0
+#endif
+
 // The workspace, and after the calls the kernel share's scratch.
-constexpr int kWorkspaceStorage =
-    MODEL_WORKSPACE_BYTES > MODEL_SCRATCH_BYTES ? MODEL_WORKSPACE_BYTES : MODEL_SCRATCH_BYTES;
+constexpr int kWorkspaceStorage = MODEL_KERNEL_SHARE && MODEL_SCRATCH_BYTES > MODEL_WORKSPACE_BYTES
+                                      ? MODEL_SCRATCH_BYTES
+                                      : MODEL_WORKSPACE_BYTES;
 alignas(kAlignment) uint8_t g_workspace[kWorkspaceStorage + 1];
 alignas(kAlignment) uint8_t g_outputs[MODEL_OUTPUT_STORAGE + 1];
 alignas(kAlignment) uint8_t g_state[MODEL_STATE_BYTES + MODEL_NUM_STATES * kAlignment + 1];
@@ -180,7 +189,7 @@ __attribute__((noinline)) void BadBuffers() {
   }
 }
 
-#ifdef MODEL_NS_PER_COUNT_X100
+#if MODEL_KERNEL_SHARE
 // Instructions in the model's kernels: each call of the plan again, alone,
 // through its packed entry, on scratch activations (the workspace's bytes)
 // and the weights in place, as run_tflite_test.cc counts them.
@@ -213,7 +222,7 @@ int main() {
       if (!RunCall(seq, step, &last_clock)) break;
     }
   }
-#ifdef MODEL_NS_PER_COUNT_X100
+#if MODEL_KERNEL_SHARE
   ReportShare(MODEL_NAME, " direct", last_clock, KernelInstructions(),
               static_cast<int>(sizeof(kKernelCalls) / sizeof(kKernelCalls[0])));
 #else
