@@ -8,8 +8,11 @@ the model is the system library's function "main") and DIR/model.json (each
 input's and output's name, shape, dtype, quantization and whether it is
 state, the RAM the model's activations need, "ram_bytes", and for a model
 with state the bytes of the firmware's state buffers, which main updates in
-place, "state_bytes", and the function that resets them, "reset"). CPU is a
-toolchain file's name, or "host". What the compile path does not take (an
+place, "state_bytes", and the function that resets them, "reset"). Where the
+model's main is a straight line of kernels, also DIR/<name>_direct.o and
+DIR/<name>_weights.o: the same model as one C function without the VM,
+ffi_core_<name>_run, which model.json's "entry" describes (link these two
+instead of the first two). CPU is a toolchain file's name, or "host". What the compile path does not take (an
 operator, a type, an option, a file that is no TFLite model) is refused with
 one line, "tvm-compile: <file>: <what>", and exit status 1.
 """
@@ -43,8 +46,11 @@ def main():
     except Exception as e:  # noqa: BLE001  a user sees one line, never a traceback
         sys.exit(f"tvm-compile: {opts.model}: internal error, please report it: "
                  f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    entry = info["entry"]
+    direct = (f"; without the VM: {', '.join(entry['objects'])} ({entry['symbol']}, workspace "
+              f"{entry['workspace_bytes']} B)" if entry else "")
     print(f"{name} for {opts.cpu}: {', '.join(info['objects'])} in {opts.out}; "
-          f"activations {info['ram_bytes']} B, constants {info['constant_bytes']} B")
+          f"activations {info['ram_bytes']} B, constants {info['constant_bytes']} B{direct}")
 
 
 if __name__ == "__main__":
