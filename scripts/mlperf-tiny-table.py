@@ -6,7 +6,6 @@ published figures beside it) or tflm_<model> (TFLite Micro's examples).
 
 Usage: mlperf-tiny-table.py BOARD:TARGET:BUILD_DIR...
 """
-import json
 import os
 import re
 import sys

@@ -227,14 +227,14 @@ def _link_c_sources(sources, cpu, base, tmp, out=None):
     os.replace(merged, out or base)
 
 
-def _write_direct(mod, table, target, cpu, sources, inputs, outputs, out_dir, name, tmp):
+def _write_direct(mod, table, target, cpu, sources, inputs, outputs, out_dir, name, symbol,
+                  tmp):
     """The direct entry's two objects (docs/run-a-model.md): <name>_direct.o,
     the kernels compiled again without TVM's main and system library, the C
     micro-kernels and the table's entry, every symbol local but the entry,
     the reset and the kernels' packed entries (renamed for the model); and
     <name>_weights.o, the constants the table reads.
     Returns model.json's "entry"."""
-    symbol = re.sub(r"\W", "_", name)
     entry, weights = f"ffi_core_{symbol}_run", f"ffi_core_{symbol}_weights"
     states = [t for t in inputs if t.is_variable]
     reset = f"ffi_core_{symbol}_reset" if states else None
@@ -298,6 +298,12 @@ __asm__(".section .rodata.{weights},\\"a\\"\\n"
     }
 
 
+def c_symbol(name):
+    """A model's name as the C symbols compile_relax writes spell it
+    (ffi_core_<symbol>_run, _constants, _weights)."""
+    return re.sub(r"\W", "_", name)
+
+
 def _spec(t):
     """An input's or output's entry in model.json: per-tensor quantization as
     scale and zero_point, per-channel as lists with the channel axis."""
@@ -319,7 +325,8 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
     model.json's dict."""
     os.makedirs(out_dir, exist_ok=True)
     target = llvm_target(cpu)
-    mod, table = single_call(mod, "ffi_core_kernel_table_" + re.sub(r"\W", "_", name))
+    symbol = c_symbol(name)
+    mod, table = single_call(mod, f"ffi_core_kernel_table_{symbol}")
     with pass_context():
         ex = relax.build(mod, target, exec_mode="compiled", system_lib=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -341,13 +348,12 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
         entry = None
         if table is not None:
             entry = _write_direct(mod, table, target, cpu, sources[:-1], inputs, outputs,
-                                  out_dir, name, tmp)
+                                  out_dir, name, symbol, tmp)
         blob = _library_bin(os.path.join(tmp, "devc.o"))
         # What the model registers: lib0's __tvm_ffi_* symbols and the executable.
         symbols = 1 + sum(1 for s in _elf_symbols(lib0) if s.startswith(b"__tvm_ffi_"))
         constants = _write_library_bin(blob, symbols, cpu,
-                                       os.path.join(out_dir, f"{name}_bin.o"), tmp,
-                                       re.sub(r"\W", "_", name))
+                                       os.path.join(out_dir, f"{name}_bin.o"), tmp, symbol)
     kernels = sorted(gv.name_hint for gv, f in mod.functions.items()
                      if isinstance(f, tvm.tirx.PrimFunc))
     states = [t for t in inputs if t.is_variable]
