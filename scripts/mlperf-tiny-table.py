@@ -59,34 +59,44 @@ def modeled_cycles(board, target, build, per_inference):
     return cycles
 
 
+# The owners of a firmware's flash that the model takes with it.
+MODEL_FLASH = ("model", "weights", "ffi-core", "tvm backend", "runtime", "board")
+
+
+def run_figures(board, target, build, passed):
+    """The printout of one run, which must have its pass line `passed`;
+    instructions and modeled cycles of the last call and the runtime's
+    instructions in it; flash and RAM by owner."""
+    text = open(os.path.join(build, f"{target}.txt")).read()
+    if not re.search(rf"{passed}: \d+ passed, 0 failed", text):
+        sys.exit(f"{target} failed on {board}:\n{text}")
+    per_inference = [int(n) for n in re.findall(r"instructions per inference: (\d+)", text)]
+    flash, ram, _ = sizes(os.path.join(build, "tests", "tvm", f"{target}.map"))
+    return text, {"insns": per_inference[-1],
+                  "cycles": modeled_cycles(board, target, build, per_inference),
+                  "runtime_insns": int(re.search(r"runtime: (\d+) instructions", text).group(1)),
+                  "flash": flash,
+                  "model_flash": sum(flash.get(k, 0) for k in MODEL_FLASH)}, ram
+
+
 def measure(board, target, build):
     """The figures of one run: flash by owner, the planned activations, the
     state carried between calls, the runtime's RAM, the model's flash and
     RAM with the C runtime and board support, instructions and modeled
     cycles of the last call, and the runtime's instructions in it."""
     suite, model = target.split("_", 1)
-    text = open(os.path.join(build, f"{target}.txt")).read()
-    if not re.search(rf"{suite} {model}: \d+ passed, 0 failed", text):
-        sys.exit(f"{target} failed on {board}:\n{text}")
-    per_inference = [int(n) for n in re.findall(r"instructions per inference: (\d+)", text)]
-    f = {"insns": per_inference[-1],
-         "cycles": modeled_cycles(board, target, build, per_inference),
-         "runtime_insns": int(re.search(r"runtime: (\d+) instructions", text).group(1))}
+    text, f, ram = run_figures(board, target, build, f"{suite} {model}")
     mem = re.search(r"plan (\d+) bytes; heap after load (\d+) bytes, after the first input (\d+), "
                     r"peak per inference (\d+)", text)
     plan, _, after_first, peak = (int(g) for g in mem.groups())
     state = re.search(r"state (\d+) bytes between calls", text)
     f["state"] = int(state.group(1)) if state else 0
-    flash, ram, _ = sizes(os.path.join(build, "tests", "tvm", f"{target}.map"))
     # The model's RAM: its planned activations, and beside them what the
     # runtime holds (heap after the first input and above the plan during
     # one, the static RAM of ffi-core and the backend).
     f["plan"] = plan
     f["runtime_ram"] = (after_first + peak - plan + ram.get("ffi-core", 0) +
                         ram.get("tvm backend", 0))
-    f["flash"] = flash
-    f["model_flash"] = sum(flash.get(k, 0) for k in ("model", "weights", "ffi-core",
-                                                     "tvm backend", "runtime", "board"))
     f["model_ram"] = (plan + f["state"] + f["runtime_ram"] + ram.get("runtime", 0) +
                       ram.get("board", 0))
     return f
@@ -99,23 +109,14 @@ def measure_direct(board, target, build):
     support, instructions and modeled cycles of the last call, and the
     runtime's instructions in it."""
     suite, model = target[:-len("_direct")].split("_", 1)
-    text = open(os.path.join(build, f"{target}.txt")).read()
-    if not re.search(rf"{suite} {model} direct: \d+ passed, 0 failed", text):
-        sys.exit(f"{target} failed on {board}:\n{text}")
-    per_inference = [int(n) for n in re.findall(r"instructions per inference: (\d+)", text)]
+    text, f, ram = run_figures(board, target, build, f"{suite} {model} direct")
     mem = re.search(r"workspace (\d+) bytes, outputs (\d+) bytes, state (\d+) bytes", text)
     workspace, outputs, state = (int(g) for g in mem.groups())
-    flash, ram, _ = sizes(os.path.join(build, "tests", "tvm", f"{target}.map"))
     static = ram.get("ffi-core", 0) + ram.get("tvm backend", 0)
-    return {"insns": per_inference[-1],
-            "cycles": modeled_cycles(board, target, build, per_inference),
-            "runtime_insns": int(re.search(r"runtime: (\d+) instructions", text).group(1)),
-            "flash": flash, "workspace": workspace, "outputs": outputs, "state": state,
-            "static": static,
-            "model_flash": sum(flash.get(k, 0) for k in ("model", "weights", "ffi-core",
-                                                         "tvm backend", "runtime", "board")),
-            "model_ram": (workspace + outputs + state + static + ram.get("runtime", 0) +
-                          ram.get("board", 0))}
+    f.update(workspace=workspace, outputs=outputs, state=state, static=static,
+             model_ram=(workspace + outputs + state + static + ram.get("runtime", 0) +
+                        ram.get("board", 0)))
+    return f
 
 
 def direct_row(board, target, build):

@@ -283,13 +283,13 @@ def write_test(buf, opts):
                      ", ".join(f"{kernel}{name}" for name, _ in calls) + "};")
         lines.append("#endif")
     else:  # the direct test's objects, empty: it skips
+        empty = os.path.join(opts.out, "empty.c")
+        with open(empty, "w") as f:
+            f.write("/* gen_tflite_test.py: the model has no direct entry. */\n")
         for obj in (f"{opts.name}_direct.o", f"{opts.name}_weights.o"):
-            empty = os.path.join(opts.out, "empty.c")
-            with open(empty, "w") as f:
-                f.write("/* gen_tflite_test.py: the model has no direct entry. */\n")
             subprocess.run(c_compiler(opts.cpu) + ["-c", empty, "-o",
                                                    os.path.join(opts.out, obj)], check=True)
-            os.remove(empty)
+        os.remove(empty)
     with open(os.path.join(opts.out, "model_data.h"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return None if opts.no_litert else lite

@@ -55,17 +55,9 @@ alignas(kAlignment) uint8_t g_workspace[kWorkspaceStorage + 1];
 alignas(kAlignment) uint8_t g_outputs[MODEL_OUTPUT_STORAGE + 1];
 alignas(kAlignment) uint8_t g_state[MODEL_STATE_BYTES + MODEL_NUM_STATES * kAlignment + 1];
 
-uint8_t* State(int s) {
-  uint8_t* at = g_state;
-  for (int i = 0; i < s; ++i) at += Aligned(kArgs[MODEL_NUM_INPUTS + i].bytes);
-  return at;
-}
+uint8_t* State(int s) { return Slot(g_state, kArgs + MODEL_NUM_INPUTS, s); }
 
-uint8_t* Output(int k) {
-  uint8_t* at = g_outputs;
-  for (int i = 0; i < k; ++i) at += Aligned(kResults[i].bytes);
-  return at;
-}
+uint8_t* Output(int k) { return Slot(g_outputs, kResults, k); }
 
 // Result k: an output, or a state updated in place.
 const void* Result(int k) {

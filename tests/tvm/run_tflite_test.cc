@@ -61,11 +61,7 @@ struct Borrowed {
   static void Free(DLManagedTensor*) {}
 };
 
-uint8_t* State(int s) {
-  uint8_t* at = g_state;
-  for (int i = 0; i < s; ++i) at += Aligned(kArgs[MODEL_NUM_INPUTS + i].bytes);
-  return at;
-}
+uint8_t* State(int s) { return Slot(g_state, kArgs + MODEL_NUM_INPUTS, s); }
 
 // The module's `reset`, for a model with state.
 TVMFFIObjectHandle g_reset = nullptr;

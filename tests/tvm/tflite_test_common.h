@@ -52,6 +52,13 @@ namespace tflite_test {
 constexpr int kAlignment = 64;
 inline int Aligned(int bytes) { return (bytes + kAlignment - 1) / kAlignment * kAlignment; }
 
+// Tensor k of `tensors` in storage that holds each on kAlignment, one
+// after the other (the firmwares' state and output buffers).
+inline uint8_t* Slot(uint8_t* storage, const ModelTensor* tensors, int k) {
+  for (int i = 0; i < k; ++i) storage += Aligned(tensors[i].bytes);
+  return storage;
+}
+
 inline DLTensor Input(const void* data, DLDataType dtype, const int64_t* shape, int ndim) {
   DLTensor t;
   std::memset(&t, 0, sizeof(t));  // the short-enum policy: zero every byte

@@ -211,8 +211,8 @@ def single_call(mod, symbol):
         "param_names": [p.name for p in params],
         "outputs": len(outputs),
         "workspace_bytes": ws_bytes,
-        # Each constant's bytes, by which the direct entry finds it in the
-        # executable (table_c_source).
+        # Each constant's bytes: the direct entry's weights object
+        # (compile.py, weights_layout).
         "constants": [c.value.numpy().tobytes() for c, _ in constants],
         "steps": [(kernel, [(workspace if s.kind == "region" else first[s.kind] + s.index,
                              s.offset if s.kind == "region" else 0, shape, dtype)
