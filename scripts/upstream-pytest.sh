@@ -16,19 +16,27 @@
 #
 # Usage: scripts/upstream-pytest.sh [<apache/tvm-ffi git dir or checkout> [rev]]
 #   e.g. scripts/upstream-pytest.sh /work/.mirror/apache+tvm-ffi/repo HEAD
-# Env: FILE_TIMEOUT (seconds per test file, default 600), KEEP_LOGS=1.
+# Env: FILE_TIMEOUT (seconds per test file, default 600), KEEP_LOGS=1,
+#   JOBS (test files run at once, default 1),
+#   PYTHON and BUILD_DIR (another Python with apache-tvm-ffi, and a host build
+#   already made with it, e.g. on a GPU machine: scripts/gpu-check.sh; then
+#   neither the setup nor the build runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 source_repo="${1:-}"
 rev="${2:-HEAD}"
-python="${root}/.venv/bin/python"
-overlay="${root}/build/host/tests/cross/tvm_ffi_on_ffi_core"
+python="${PYTHON:-${root}/.venv/bin/python}"
+case "$python" in /*) ;; *) python="$root/$python" ;; esac
+overlay="${BUILD_DIR:-${root}/build/host}/tests/cross/tvm_ffi_on_ffi_core"
 file_timeout="${FILE_TIMEOUT:-600}"
+jobs="${JOBS:-1}"
 
-scripts/setup.sh >/dev/null
-cmake --preset host >/dev/null
-cmake --build --preset host --target ffi_core_cross_cxx_kernels -j2 >/dev/null
+if [ -z "${BUILD_DIR:-}" ]; then
+  scripts/setup.sh >/dev/null
+  cmake --preset host >/dev/null
+  cmake --build --preset host --target ffi_core_cross_cxx_kernels -j2 >/dev/null
+fi
 
 work="$(mktemp -d)"
 [ "${KEEP_LOGS:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
@@ -50,15 +58,24 @@ fi
 # count KEY LOG: the number before KEY in pytest's summary line.
 count() { grep -Eo "[0-9]+ $1" "$2" | tail -1 | grep -Eo '^[0-9]+' || echo 0; }
 
-run_suite() {
-  local label="$1" pythonpath="$2" passed=0 failed=0 skipped=0 errors=0 crashed=0 died=0 files=0
-  local logs="$work/logs-$label"
+# Runs each test file in its own process, JOBS at a time, into logs-LABEL.
+run_files() {
+  local label="$1" pythonpath="$2" logs="$work/logs-$1"
   mkdir -p "$logs"
   for test_file in $(cd "$work" && find tests/python -name 'test_*.py' | sort); do
-    local log="$logs/$(echo "$test_file" | tr / _).log" rc=0
-    files=$((files + 1))
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
     (cd "$work" && PYTHONPATH="$pythonpath" PYTHONDONTWRITEBYTECODE=1 timeout "$file_timeout" \
-       "$python" -m pytest -q -p no:cacheprovider -rN "$test_file" >"$log" 2>&1) || rc=$?
+       "$python" -m pytest -q -p no:cacheprovider -rfE "$test_file" \
+       >"$logs/$(echo "$test_file" | tr / _).log" 2>&1) &
+  done
+  wait
+}
+
+# Counts what pytest printed for each file of a run.
+tally() {
+  local label="$1" passed=0 failed=0 skipped=0 errors=0 crashed=0 died=0 files=0
+  for log in "$work/logs-$label"/*.log; do
+    files=$((files + 1))
     if grep -Eq '^(=+ )?[0-9]+ (passed|failed|skipped|error|errors|deselected)' "$log" \
         || grep -Eq 'no tests ran' "$log"; then
       passed=$((passed + $(count passed "$log")))
@@ -76,13 +93,16 @@ run_suite() {
       fi
       crashed=$((crashed + lost))
       died=$((died + 1))
-      echo "  $label: $test_file died (exit $rc); $lost tests there on the wheel" >&2
+      echo "  $label: $(basename "$log" .log) died; $lost tests there on the wheel" >&2
     fi
   done
+  grep -h '^\(FAILED\|ERROR\) ' "$work/logs-$label"/*.log | sed "s/^/  $label: /" >&2 || true
   printf '%-10s %5d passed %5d failed %5d skipped %5d errors %5d crashed  (%d files, %d died)\n' \
     "$label" "$passed" "$failed" "$skipped" "$errors" "$crashed" "$files" "$died"
 }
 
-run_suite wheel ""
-run_suite ffi-core "$overlay"
+run_files wheel ""
+run_files ffi-core "$overlay"
+tally wheel
+tally ffi-core
 [ "${KEEP_LOGS:-0}" = 1 ] && echo "logs: $work" || true
