@@ -25,15 +25,26 @@ from ffi_core_tvm.tflite.ops.elementwise import add_sub_value  # noqa: E402
 from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def library(tmp_path_factory):
+def _build(tmp_path_factory, defines):
     path = str(tmp_path_factory.mktemp("c_kernels") / "kernels.so")
     sources = [os.path.join(KERNELS_DIR, f) for f in ("conv_s8.c", "fully_connected_s8.c",
                                                           "s8_gemm.c", "depthwise_conv_s8.c",
                                                           "add_s8.c")]
-    subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + ["-shared", "-o", path] + sources,
-                   check=True)
+    subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + defines + ["-shared", "-o", path]
+                   + sources, check=True)
     return ctypes.CDLL(path)
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    return _build(tmp_path_factory, [])
+
+
+# CONV_2D as built without the DSP extension (channels not in fours gathered
+# byte by byte) and as with it (kernel rows read a word at a time).
+@pytest.fixture(scope="module", params=[[], ["-DCONV_ROW_WEIGHTS=1024"]], ids=["gathered", "rows"])
+def conv_library(request, tmp_path_factory):
+    return _build(tmp_path_factory, request.param)
 
 
 def _constants(rng, weights, channels, low_shifts):
@@ -102,12 +113,18 @@ CONVS = [
     # a dilated kernel's taps one by one end on a lone group.
     (1, 6, 5, 4, 3, 3, 3, 2, 1, True),
     (1, 7, 6, 12, 5, 3, 3, 1, 2, True),
+    # Channels not in fours, kernel rows read a word at a time: the last
+    # rows' words would pass the image's end (gathered instead), two channels
+    # (a row of 6 rounded to 8), and weights too many to copy (bytes gathered).
+    (1, 5, 5, 3, 4, 3, 3, 1, 1, False),
+    (1, 6, 4, 2, 5, 3, 3, 1, 1, True),
+    (1, 5, 5, 3, 32, 3, 3, 1, 1, True),
 ]
 
 
 @pytest.mark.parametrize("shape", CONVS)
 @pytest.mark.parametrize("low_shifts", [False, True])
-def test_conv_s8(library, shape, low_shifts):
+def test_conv_s8(conv_library, shape, low_shifts):
     n, h, w, ci, co, kh, kw, stride, dil, same = shape
     rng = np.random.default_rng(abs(hash((shape, low_shifts))) % 2**32)
     if same:
@@ -126,7 +143,7 @@ def test_conv_s8(library, shape, low_shifts):
             in_zp, out_zp, act)
     expected = _te(kernels.conv2d(s, *args), x, blob, out=(n, oh, ow, co))
     y = np.zeros((n, oh, ow, co), "int8")
-    library.ffi_core_conv_s8(_ptr(x), _ptr(blob), _ptr(y), s.weights_offset, s.table_offset, n,
+    conv_library.ffi_core_conv_s8(_ptr(x), _ptr(blob), _ptr(y), s.weights_offset, s.table_offset, n,
                              h, w, ci, oh, ow, co, kh, kw, stride, stride, dil, dil, *pad, in_zp,
                              out_zp, *act)
     np.testing.assert_array_equal(y, expected)

@@ -14,6 +14,7 @@
 typedef struct {
   int32_t in_h, in_w, in_c, out_w, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
   int32_t in_zp;
+  int32_t row4; /* non-MVE: a kernel row's inputs rounded up to a word (0: not read so) */
 } Geometry;
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
@@ -83,8 +84,8 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
                       int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
-  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
-                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
+  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,   stride_h,
+                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, 0};
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   const S8Requant rq = {q, out_zp, lo, hi};
   const S8Mode mode = s8_mode(q, out_c, 0);
@@ -122,6 +123,51 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   }
 }
 #else
+/* The most bytes of weights copied with each kernel row rounded up to a
+ * word (im2col_rows): MobileNet's and ResNet's first layers take 288 and 576.
+ * Only where SMLAD takes the extra products two at a time: without the DSP
+ * extension they cost more than the byte gathers they save. The host's
+ * kernel tests set it, to check the rows' arithmetic. */
+#ifndef CONV_ROW_WEIGHTS
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define CONV_ROW_WEIGHTS 1024
+#else
+#define CONV_ROW_WEIGHTS 0
+#endif
+#endif
+
+/* Column c of output pixel p of image x (end: the image's end) where each
+ * kernel row's k_w * in_c inputs are read as g->row4 bytes, a word at a time:
+ * the bytes past a row meet weights of 0. A kernel row in the input, and
+ * whose words end inside the image, is read in place; others are gathered
+ * into row first, the padding's taps the zero point. */
+static inline void im2col_rows(const int8_t* x, const int8_t* end, int32_t p, const Geometry* g,
+                               const S8Column* c, int8_t* row) {
+  const int32_t oh = p / g->out_w, ow = p % g->out_w, in_c = g->in_c, row4 = g->row4;
+  const int32_t iw0 = ow * g->stride_w - g->pad_w;
+  const int columns_inside = iw0 >= 0 && iw0 + g->k_w <= g->in_w;
+  int16_t* group = c->group;
+  for (int32_t kh = 0; kh < g->k_h; ++kh) {
+    const int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+    const int row_inside = ih >= 0 && ih < g->in_h;
+    if (row_inside && columns_inside && end - (x + (ih * g->in_w + iw0) * in_c) >= row4) {
+      group = s8_widen_groups(x + (ih * g->in_w + iw0) * in_c, row4, group, c->step);
+      continue;
+    }
+    int8_t* at = row;
+    for (int32_t kw = 0; kw < g->k_w; ++kw) {
+      const int32_t iw = iw0 + kw;
+      if (row_inside && iw >= 0 && iw < g->in_w) {
+        const int8_t* src = x + (ih * g->in_w + iw) * in_c;
+        for (int32_t ci = 0; ci < in_c; ++ci) *at++ = src[ci];
+      } else {
+        for (int32_t ci = 0; ci < in_c; ++ci) *at++ = (int8_t)g->in_zp;
+      }
+    }
+    for (; at != row + row4; ++at) *at = (int8_t)g->in_zp;
+    group = s8_widen_groups(row, row4, group, c->step);
+  }
+}
 
 /* Column c of output pixel p of image x: its taps' inputs, widened (row:
  * scratch for the taps' bytes). */
@@ -239,16 +285,31 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
                       int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
-  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,  stride_h,
-                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp};
+  /* Channels not in fours whose kernel rows are not whole words either (a
+   * first layer's 3 channels): each kernel row's inputs, contiguous where
+   * dil_w is 1, are read a word at a time, k_w * in_c rounded up to row4,
+   * against a copy of the weights with 0 in the extra places (when the copy
+   * is small: it takes the stack). Otherwise they are gathered byte by
+   * byte, whole rows a word at a time. */
+  const int32_t span = k_w * in_c, row4 = (span + 3) & ~3;
+  const int rows = dil_w == 1 && row4 != span && out_c * k_h * row4 <= CONV_ROW_WEIGHTS;
+  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,   stride_h,
+                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, rows ? row4 : 0};
   /* Each channel's requantization derived once a call, not once a pixel. */
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   S8Channel chans[out_c];
   for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel(q + 3 * c);
   const int down = s8_all_down(chans, out_c);
   const int8_t* w = blob + w_off;
-  int32_t n = k_h * k_w * in_c;
+  const int32_t n = rows ? k_h * row4 : k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;
+  int8_t padded[rows ? out_c * n : 1] __attribute__((aligned(4)));
+  if (rows) {
+    for (int32_t r = 0; r < out_c * k_h; ++r) {
+      for (int32_t i = 0; i < row4; ++i) padded[r * row4 + i] = i < span ? w[r * span + i] : 0;
+    }
+    w = padded;
+  }
   /* Word aligned: the DSP kernels read it with LDRD. */
   int16_t buffer[2 * n] __attribute__((aligned(4)));
   int32_t sums[2 * out_c];
@@ -258,17 +319,27 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   const S8Column alone = s8_column(buffer, n, 1, 0);
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * in_c;
+    const int8_t* end = image + in_h * in_w * in_c;
     int8_t* out = y + b * pixels * out_c;
     int32_t p = 0;
     for (; p + 2 <= pixels; p += 2) {
-      im2col(image, p, &g, &pair0, row);
-      im2col(image, p + 1, &g, &pair1, row);
+      if (rows) {
+        im2col_rows(image, end, p, &g, &pair0, row);
+        im2col_rows(image, end, p + 1, &g, &pair1, row);
+      } else {
+        im2col(image, p, &g, &pair0, row);
+        im2col(image, p + 1, &g, &pair1, row);
+      }
       ffi_core_s8_sums_2cols(w, buffer, n, out_c, sums);
       requantize(sums, 2, chans, out_c, down, out_zp, lo, hi, out + p * out_c,
                  out + (p + 1) * out_c);
     }
     if (p < pixels) {
-      im2col(image, p, &g, &alone, row);
+      if (rows) {
+        im2col_rows(image, end, p, &g, &alone, row);
+      } else {
+        im2col(image, p, &g, &alone, row);
+      }
       ffi_core_s8_sums_1col(w, buffer, n, out_c, sums);
       requantize(sums, 1, chans, out_c, down, out_zp, lo, hi, out + p * out_c, 0);
     }
