@@ -136,19 +136,38 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
 #endif
 #endif
 
-/* Column c of output pixel p of image x (end: the image's end) where each
- * kernel row's k_w * in_c inputs are read as g->row4 bytes, a word at a time:
- * the bytes past a row meet weights of 0. A kernel row in the input, and
- * whose words end inside the image, is read in place; others are gathered
- * into row first, the padding's taps the zero point. */
-static inline void im2col_rows(const int8_t* x, const int8_t* end, int32_t p, const Geometry* g,
-                               const S8Column* c, int8_t* row) {
-  const int32_t oh = p / g->out_w, ow = p % g->out_w, in_c = g->in_c, row4 = g->row4;
-  const int32_t iw0 = ow * g->stride_w - g->pad_w;
+/* A window's kernel rows at window on, row4 inputs each (a multiple of 4,
+ * the bytes past a row meeting weights of 0), widened into column c. */
+static inline __attribute__((always_inline)) void widen_rows(const int8_t* window,
+                                                             const Geometry* g, const S8Column* c) {
+  const int32_t row_step = g->dil_h * g->in_w * g->in_c, row4 = g->row4, step = c->step;
+  int16_t* group = c->group;
+  if (row4 == 12) {
+    /* Three taps of three channels (a first layer's rows): three words. */
+    for (int32_t kh = g->k_h; kh != 0; --kh, window += row_step) {
+      group = s8_widen_group(s8_load32(window), group, step);
+      group = s8_widen_group(s8_load32(window + 4), group, step);
+      group = s8_widen_group(s8_load32(window + 8), group, step);
+    }
+    return;
+  }
+  for (int32_t kh = g->k_h; kh != 0; --kh, window += row_step) {
+    group = s8_widen_groups(window, row4, group, step);
+  }
+}
+
+/* im2col_rows where the window meets an edge: a kernel row in the input,
+ * and whose words end inside the image, is read in place; others are
+ * gathered into row first, the padding's taps the zero point. Not inlined:
+ * few pixels come here. */
+static __attribute__((noinline)) void im2col_rows_edge(const int8_t* x, const int8_t* end,
+                                                       int32_t ih0, int32_t iw0, const Geometry* g,
+                                                       const S8Column* c, int8_t* row) {
+  const int32_t in_c = g->in_c, row4 = g->row4;
   const int columns_inside = iw0 >= 0 && iw0 + g->k_w <= g->in_w;
   int16_t* group = c->group;
   for (int32_t kh = 0; kh < g->k_h; ++kh) {
-    const int32_t ih = oh * g->stride_h + kh * g->dil_h - g->pad_h;
+    const int32_t ih = ih0 + kh * g->dil_h;
     const int row_inside = ih >= 0 && ih < g->in_h;
     if (row_inside && columns_inside && end - (x + (ih * g->in_w + iw0) * in_c) >= row4) {
       group = s8_widen_groups(x + (ih * g->in_w + iw0) * in_c, row4, group, c->step);
@@ -166,6 +185,23 @@ static inline void im2col_rows(const int8_t* x, const int8_t* end, int32_t p, co
     }
     for (; at != row + row4; ++at) *at = (int8_t)g->in_zp;
     group = s8_widen_groups(row, row4, group, c->step);
+  }
+}
+
+/* Column c of output pixel p of image x (end: the image's end) where each
+ * kernel row's k_w * in_c inputs are read as g->row4 bytes, a word at a time
+ * (the whole window inside, as most pixels' is, in place). */
+static inline __attribute__((always_inline)) void im2col_rows(const int8_t* x, const int8_t* end,
+                                                              int32_t p, const Geometry* g,
+                                                              const S8Column* c, int8_t* row) {
+  const int32_t oh = p / g->out_w, ow = p - oh * g->out_w;
+  const int32_t iw0 = ow * g->stride_w - g->pad_w, ih0 = oh * g->stride_h - g->pad_h;
+  const int32_t ih_last = ih0 + (g->k_h - 1) * g->dil_h;
+  if (iw0 >= 0 && iw0 + g->k_w <= g->in_w && ih0 >= 0 && ih_last < g->in_h &&
+      end - (x + (ih_last * g->in_w + iw0) * g->in_c) >= g->row4) {
+    widen_rows(x + (ih0 * g->in_w + iw0) * g->in_c, g, c);
+  } else {
+    im2col_rows_edge(x, end, ih0, iw0, g, c, row);
   }
 }
 

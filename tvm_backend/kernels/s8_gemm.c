@@ -4,6 +4,19 @@
 #if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))
 #include "s8_gemm.h"
 
+/* Columns of 36 inputs, as constants: a 3x3 kernel over 3 channels, each
+ * row rounded up to words (a first layer: conv_s8's im2col_rows). A
+ * function of its own, which leaves the other loops' registers as they
+ * were. Returns the channels done (pairs). */
+static __attribute__((noinline)) int32_t sums_2cols_36(const int8_t* w, const int16_t* buffer,
+                                                       int32_t channels, int32_t* sums) {
+  int32_t ch = 0;
+  for (; ch + 2 <= channels; ch += 2) {
+    s8_dot_2x2(w + ch * 36, w + ch * 36 + 36, buffer, 36, sums + 2 * ch);
+  }
+  return ch;
+}
+
 /* Every channel's sums for the two interleaved columns in buffer, each
  * channel's two side by side in sums (2 x channels). A function of its own
  * (out of the callers' frames with their variable-length column buffers,
@@ -36,6 +49,8 @@ void ffi_core_s8_sums_2cols(const int8_t* w, const int16_t* buffer, int32_t n, i
       const int8_t* row = w + ch * n;
       s8_dot_2x2(row, row + n, buffer, n & ~7, sums + 2 * ch);
     }
+  } else if (n == 36) {
+    ch = sums_2cols_36(w, buffer, channels, sums);
   }
   for (; ch + 2 <= channels; ch += 2) {
     const int8_t* row = w + ch * n;
