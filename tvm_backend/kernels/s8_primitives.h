@@ -47,6 +47,26 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
   __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
   return r;
 }
+
+/* Four outputs of consecutive channels packed into one word, to be clamped
+ * four bytes at once and stored once: each output (before the zero point)
+ * plus the zero point saturated to int8 (SSAT), then its byte inserted at
+ * bit `at` (BFI; `at` a constant). */
+#define S8_PACK_BYTE(word, v, zp, at)                                                            \
+  do {                                                                                           \
+    int32_t s8_sat_;                                                                             \
+    __asm__("ssat %0, #8, %1" : "=r"(s8_sat_) : "r"((int32_t)((uint32_t)(v) + (uint32_t)(zp)))); \
+    __asm__("bfi %0, %1, #" #at ", #8" : "+r"(word) : "r"(s8_sat_));                             \
+  } while (0)
+
+/* Each byte of w clamped to [lo, hi] (lo4, hi4: lo and hi in each byte):
+ * SSUB8 sets each byte's GE flag, SEL picks by it. */
+static inline int32_t s8_clamp4(int32_t w, int32_t lo4, int32_t hi4) {
+  int32_t t;
+  __asm__("ssub8 %1, %0, %2\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(lo4) : "cc");
+  __asm__("ssub8 %1, %2, %0\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(hi4) : "cc");
+  return w;
+}
 #else
 static inline int32_t s8_pack16(int32_t lo, int32_t hi) {
   return (int32_t)(((uint32_t)hi << 16) | ((uint32_t)lo & 0xFFFFu));
