@@ -259,7 +259,8 @@ typedef struct {
   const int8_t* w;
   const S8Channel* chans;
   int32_t ch, taps, out_zp, lo, hi;
-  int down; /* s8_all_down of chans */
+  int down;         /* s8_all_down of chans */
+  int32_t lo4, hi4; /* lo and hi in each byte */
 } DwLayer;
 
 /* One output of channel c (s8_scale's `down`; `full`: s8_clamp_full). */
@@ -270,6 +271,36 @@ static inline __attribute__((always_inline)) int8_t dw_output(int32_t sum, const
   return full ? s8_clamp_full(v, layer->out_zp)
               : s8_clamp_out(v, layer->out_zp, layer->lo, layer->hi);
 }
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* Four channels' outputs (before the zero point) as one word: each plus the
+ * zero point saturated to int8 (SSAT), packed, then clamped to [lo, hi] four
+ * bytes at once (SSUB8 sets each byte's GE flag, SEL picks by it) unless
+ * the clamp is int8's own range; one store. */
+static inline __attribute__((always_inline)) void dw_store4(int8_t* out, int32_t v0, int32_t v1,
+                                                            int32_t v2, int32_t v3,
+                                                            const DwLayer* layer, int full) {
+  const uint32_t zp = (uint32_t)layer->out_zp;
+  int32_t a, b, c, d, lo02, hi13;
+  __asm__("ssat %0, #8, %1" : "=r"(a) : "r"((int32_t)((uint32_t)v0 + zp)));
+  __asm__("ssat %0, #8, %1" : "=r"(b) : "r"((int32_t)((uint32_t)v1 + zp)));
+  __asm__("ssat %0, #8, %1" : "=r"(c) : "r"((int32_t)((uint32_t)v2 + zp)));
+  __asm__("ssat %0, #8, %1" : "=r"(d) : "r"((int32_t)((uint32_t)v3 + zp)));
+  /* (a, c) and (b, d) as halfwords, their low bytes kept, b and d a byte up. */
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(lo02) : "r"(a), "r"(c));
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(hi13) : "r"(b), "r"(d));
+  __asm__("uxtb16 %0, %1" : "=r"(lo02) : "r"(lo02));
+  __asm__("uxtb16 %0, %1" : "=r"(hi13) : "r"(hi13));
+  int32_t w = lo02 | (int32_t)((uint32_t)hi13 << 8);
+  if (!full) {
+    const int32_t lo4 = layer->lo4, hi4 = layer->hi4;
+    int32_t t;
+    __asm__("ssub8 %1, %0, %2\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(lo4) : "cc");
+    __asm__("ssub8 %1, %2, %0\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(hi4) : "cc");
+  }
+  s8_store32(out, w);
+}
+#endif
 
 /* One output pixel's channels, four at a time, the rest one by one (taps:
  * layer->taps, or the constant 9 whose loops unroll). */
@@ -282,10 +313,16 @@ static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* cons
   for (; c + 4 <= ch; c += 4) {
     int32_t sums[4];
     dw_sums4(at, taps, c, &layer->dw, sums);
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    dw_store4(out + c, s8_scale(sums[0], &chans[c], down), s8_scale(sums[1], &chans[c + 1], down),
+              s8_scale(sums[2], &chans[c + 2], down), s8_scale(sums[3], &chans[c + 3], down), layer,
+              full);
+#else
     out[c] = dw_output(sums[0], &chans[c], layer, down, full);
     out[c + 1] = dw_output(sums[1], &chans[c + 1], layer, down, full);
     out[c + 2] = dw_output(sums[2], &chans[c + 2], layer, down, full);
     out[c + 3] = dw_output(sums[3], &chans[c + 3], layer, down, full);
+#endif
   }
   for (; c < ch; ++c) {
     int32_t a = 0;
@@ -361,8 +398,17 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     chans[c] = s8_channel(q + 3 * c);
   }
   int32_t packed[dw_packed_words(ch, taps)];
-  const DwLayer layer = {dw_weights(w, ch, taps, packed), w, chans, ch, taps, out_zp, lo, hi,
-                         s8_all_down(chans, ch)};
+  const DwLayer layer = {dw_weights(w, ch, taps, packed),
+                         w,
+                         chans,
+                         ch,
+                         taps,
+                         out_zp,
+                         lo,
+                         hi,
+                         s8_all_down(chans, ch),
+                         (int32_t)(((uint32_t)lo & 0xFFu) * 0x01010101u),
+                         (int32_t)(((uint32_t)hi & 0xFFu) * 0x01010101u)};
   at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {
