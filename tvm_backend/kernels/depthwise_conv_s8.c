@@ -212,6 +212,177 @@ static inline __attribute__((always_inline)) void dw_sums4(const int8_t* const* 
   sums[3] = a3;
 }
 
+/* acc + one int16 half of a times one of b: SMLABB, SMLABT, SMLATB,
+ * SMLATT (a_top, b_top: the top halves). */
+static inline __attribute__((always_inline)) int32_t dw_smla(int32_t a, int32_t b, int32_t acc,
+                                                             int a_top, int b_top) {
+  int32_t r;
+  if (a_top && b_top) {
+    __asm__("smlatt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  } else if (a_top) {
+    __asm__("smlatb %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  } else if (b_top) {
+    __asm__("smlabt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  } else {
+    __asm__("smlabb %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  }
+  return r;
+}
+
+/* A 3x3 kernel, dilation 1, stride 1 or 2 (dw3): one channel at a time,
+ * its input gathered into a plane that holds the padding as the zero
+ * point (whose share the bias cancels), so that no sum tests a border.
+ * Along a row, two outputs a step, one word of four inputs per kernel row:
+ * SXTB16 splits it into (x0, x2) and (x1, x3), which meet the channel's
+ * (w0, w2) in an SMLAD each; the middle weights, two rows' to a word,
+ * take one SMLA<x><y> per output. The plane's rows end in a byte or two
+ * of slack, read by an odd row's last pair (the sum it gives is not kept). */
+#define DW3_PLANE_MAX 4096 /* bytes: VWW's largest plane is 50 x 50 */
+#define DW3_SUMS 128       /* outputs' sums a channel keeps before requantizing */
+
+typedef struct {
+  int32_t w02[3]; /* each kernel row's (w0, w2) */
+  int32_t w1;     /* rows 0 and 1's middle weights */
+  int32_t w1_2;   /* row 2's */
+} Dw3Weights;
+
+/* One kernel row's share of outputs (j, j + 1), stride 1: p at x0; x1 meets
+ * w1 in out0, x2 in out1. top: the middle weight is w1's top half. */
+static inline __attribute__((always_inline)) void dw3_row_s1(const int8_t* p, int32_t w02,
+                                                             int32_t w1, int top, int32_t* s0,
+                                                             int32_t* s1) {
+  const int32_t x = s8_load32(p), even = s8_lanes02(x), odd = s8_lanes13(x);
+  *s0 = dw_smla(odd, w1, s8_smlad(even, w02, *s0), 0, top);
+  *s1 = dw_smla(even, w1, s8_smlad(odd, w02, *s1), 1, top);
+}
+
+/* Stride 2: out1 is x2 * w0 + x3 * w1 + x4 * w2, x4 a byte of its own. */
+static inline __attribute__((always_inline)) void dw3_row_s2(const int8_t* p, int32_t w02,
+                                                             int32_t w1, int top, int32_t* s0,
+                                                             int32_t* s1) {
+  const int32_t x = s8_load32(p), x4 = p[4], even = s8_lanes02(x), odd = s8_lanes13(x);
+  *s0 = dw_smla(odd, w1, s8_smlad(even, w02, *s0), 0, top);
+  *s1 = dw_smla(odd, w1, dw_smla(x4, w02, dw_smla(even, w02, *s1, 1, 0), 0, 1), 1, top);
+}
+
+/* rows output rows' sums from the plane's row p on (sw bytes a row, step
+ * between output rows), (out_w + 1) / 2 pairs a row: an odd row's last
+ * writes the next row's first sum too, which that row writes again. */
+static inline __attribute__((always_inline)) void dw3_sums_in(const int8_t* p, int32_t sw,
+                                                              int32_t step, int32_t out_w,
+                                                              int32_t rows, int32_t stride,
+                                                              const Dw3Weights* k, int32_t* sums) {
+  const int32_t a02 = k->w02[0], b02 = k->w02[1], c02 = k->w02[2], w1 = k->w1, w1_2 = k->w1_2;
+  for (; rows != 0; --rows, p += step, sums += out_w) {
+    const int8_t* x = p;
+    for (int32_t j = 0; j < out_w; j += 2, x += 2 * stride) {
+      int32_t s0 = 0, s1 = 0;
+      if (stride == 1) {
+        dw3_row_s1(x, a02, w1, 0, &s0, &s1);
+        dw3_row_s1(x + sw, b02, w1, 1, &s0, &s1);
+        dw3_row_s1(x + 2 * sw, c02, w1_2, 0, &s0, &s1);
+      } else {
+        dw3_row_s2(x, a02, w1, 0, &s0, &s1);
+        dw3_row_s2(x + sw, b02, w1, 1, &s0, &s1);
+        dw3_row_s2(x + 2 * sw, c02, w1_2, 0, &s0, &s1);
+      }
+      sums[j] = s0;
+      sums[j + 1] = s1;
+    }
+  }
+}
+
+/* Not inlined (nor the gather and the requantization): dw3's frame, with
+ * its variable-length buffers, would take registers from the loops. */
+static __attribute__((noinline)) void dw3_sums(const int8_t* p, int32_t sw, int32_t step,
+                                               int32_t out_w, int32_t rows, int32_t stride,
+                                               const Dw3Weights* k, int32_t* sums) {
+  if (stride == 1) {
+    dw3_sums_in(p, sw, step, out_w, rows, 1, k, sums);
+  } else {
+    dw3_sums_in(p, sw, step, out_w, rows, 2, k, sums);
+  }
+}
+
+/* A channel's rows x cols inputs (ch bytes apart, row_bytes between rows)
+ * into the plane's rows from dst on. */
+static __attribute__((noinline)) void dw3_gather(const int8_t* src, int32_t ch, int32_t row_bytes,
+                                                 int32_t rows, int32_t cols, int8_t* dst,
+                                                 int32_t sw) {
+  for (; rows > 0; --rows, src += row_bytes, dst += sw) {
+    const int8_t* s = src;
+    int32_t i = 0;
+    for (; i + 4 <= cols; i += 4, s += 4 * ch) {
+      dst[i] = s[0];
+      dst[i + 1] = s[ch];
+      dst[i + 2] = s[2 * ch];
+      dst[i + 3] = s[3 * ch];
+    }
+    for (; i < cols; ++i, s += ch) dst[i] = *s;
+  }
+}
+
+/* n sums requantized, stored ch bytes apart (down, full: as dw_output's). */
+static inline __attribute__((always_inline)) void dw3_requantize_in(const int32_t* sums, int32_t n,
+                                                                    const S8Channel* c, int32_t ch,
+                                                                    int32_t out_zp, int32_t lo,
+                                                                    int32_t hi, int down, int full,
+                                                                    int8_t* out) {
+  const S8Channel k = *c;
+  for (const int32_t* end = sums + n; sums != end; ++sums, out += ch) {
+    const int32_t v = s8_scale(*sums, &k, down);
+    *out = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+  }
+}
+
+static __attribute__((noinline)) void dw3_requantize(const int32_t* sums, int32_t n,
+                                                     const S8Channel* c, int32_t ch, int32_t out_zp,
+                                                     int32_t lo, int32_t hi, int8_t* out) {
+  if (c->half == 0) {
+    dw3_requantize_in(sums, n, c, ch, out_zp, lo, hi, 0, 0, out);
+  } else if (lo == -128 && hi == 127) {
+    dw3_requantize_in(sums, n, c, ch, out_zp, lo, hi, 1, 1, out);
+  } else {
+    dw3_requantize_in(sums, n, c, ch, out_zp, lo, hi, 1, 0, out);
+  }
+}
+
+/* The whole call (every batch, every channel), the plane sh x sw. */
+static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, const int32_t* q,
+                                          int8_t* y, int32_t batch, int32_t in_h, int32_t in_w,
+                                          int32_t ch, int32_t out_h, int32_t out_w,
+                                          int32_t stride_h, int32_t stride_w, int32_t pad_h,
+                                          int32_t pad_w, int32_t sh, int32_t sw, int32_t in_zp,
+                                          int32_t out_zp, int32_t lo, int32_t hi) {
+  int8_t plane[sh * sw + 4] __attribute__((aligned(4)));
+  /* Rows of sums a channel keeps, and one more sum for an odd row's last pair. */
+  const int32_t rows = DW3_SUMS / out_w < out_h ? DW3_SUMS / out_w : out_h;
+  int32_t sums[rows * out_w + 1];
+  /* The padding and the slack keep the zero point; the input's rows and
+   * columns within the plane are written again for each channel. */
+  memset(plane, in_zp, sizeof plane);
+  const int32_t cols = in_w < sw - pad_w ? in_w : sw - pad_w;
+  const int32_t in_rows = in_h < sh - pad_h ? in_h : sh - pad_h;
+  for (int32_t b = 0; b < batch; ++b) {
+    const int8_t* image = x + b * in_h * in_w * ch;
+    int8_t* out_image = y + b * out_h * out_w * ch;
+    for (int32_t c = 0; c < ch; ++c) {
+      dw3_gather(image + c, ch, in_w * ch, in_rows, cols, plane + pad_h * sw + pad_w, sw);
+      const int8_t* wc = w + c;
+      const Dw3Weights k = {{dw_pair_low(wc[0], wc[2 * ch]), dw_pair_low(wc[3 * ch], wc[5 * ch]),
+                             dw_pair_low(wc[6 * ch], wc[8 * ch])},
+                            dw_pair_low(wc[ch], wc[4 * ch]),
+                            wc[7 * ch]};
+      const S8Channel chan = s8_channel(q + 3 * c);
+      for (int32_t oh = 0; oh < out_h; oh += rows) {
+        const int32_t n = out_h - oh < rows ? out_h - oh : rows;
+        dw3_sums(plane + oh * stride_h * sw, sw, stride_h * sw, out_w, n, stride_w, &k, sums);
+        dw3_requantize(sums, n * out_w, &chan, ch, out_zp, lo, hi, out_image + oh * out_w * ch + c);
+      }
+    }
+  }
+}
+
 #else
 /* Without the DSP extension: a byte load each and a multiply-accumulate,
  * the weights where they are. Sums wrap as the TE kernel's int32 sums do. */
@@ -366,6 +537,20 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
                                 int32_t lo, int32_t hi) {
   const int8_t* w = blob + w_off;
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+#if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && defined(__ARM_FEATURE_DSP) && \
+    __ARM_FEATURE_DSP
+  {
+    /* The plane dw3 gathers: every window's inputs, the padding's too. */
+    const int32_t sh = (out_h - 1) * stride_h + 3, sw = (out_w - 1) * stride_w + 3;
+    if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
+        stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
+        out_w < DW3_SUMS && sh * sw <= DW3_PLANE_MAX) {
+      dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, sh, sw,
+          in_zp, out_zp, lo, hi);
+      return;
+    }
+  }
+#endif
   const int32_t taps = k_h * k_w;
   int8_t zeros[ch] __attribute__((aligned(4)));
   const int8_t* at[taps + 1];
