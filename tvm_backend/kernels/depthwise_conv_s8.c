@@ -229,14 +229,23 @@ static inline __attribute__((always_inline)) int32_t dw_smla(int32_t a, int32_t 
   return r;
 }
 
+/* a.lo * b.lo + a.hi * b.hi (int16 halves). */
+static inline int32_t dw_smuad(int32_t a, int32_t b) {
+  int32_t r;
+  __asm__("smuad %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
 /* A 3x3 kernel, dilation 1, stride 1 or 2 (dw3): one channel at a time,
  * its input gathered into a plane that holds the padding as the zero
  * point (whose share the bias cancels), so that no sum tests a border.
- * Along a row, two outputs a step, one word of four inputs per kernel row:
- * SXTB16 splits it into (x0, x2) and (x1, x3), which meet the channel's
- * (w0, w2) in an SMLAD each; the middle weights, two rows' to a word,
- * take one SMLA<x><y> per output. The plane's rows end in a byte or two
- * of slack, read by an odd row's last pair (the sum it gives is not kept). */
+ * Along a row, two outputs a step, a word of four inputs per kernel row
+ * and output: SXTB16 splits x0..x3 into (x0, x2) and (x1, x3), which meet
+ * the channel's (w0, w2) in an SMLAD each (stride 2: the second output's
+ * word from x2 on); the middle weights, two rows' to a word, take one
+ * SMLA<x><y> an output. An odd row's last output alone. The plane ends in
+ * a few bytes of slack that the last row's words may read past its end
+ * (into products that no kept sum takes). */
 #define DW3_PLANE_MAX 4096 /* bytes: VWW's largest plane is 50 x 50 */
 #define DW3_SUMS 128       /* outputs' sums a channel keeps before requantizing */
 
@@ -246,104 +255,156 @@ typedef struct {
   int32_t w1_2;   /* row 2's */
 } Dw3Weights;
 
-/* One kernel row's share of outputs (j, j + 1), stride 1: p at x0; x1 meets
- * w1 in out0, x2 in out1. top: the middle weight is w1's top half. */
-static inline __attribute__((always_inline)) void dw3_row_s1(const int8_t* p, int32_t w02,
-                                                             int32_t w1, int top, int32_t* s0,
-                                                             int32_t* s1) {
-  const int32_t x = s8_load32(p), even = s8_lanes02(x), odd = s8_lanes13(x);
-  *s0 = dw_smla(odd, w1, s8_smlad(even, w02, *s0), 0, top);
-  *s1 = dw_smla(even, w1, s8_smlad(odd, w02, *s1), 1, top);
+/* One kernel row's share of one output from x0 at p (first: the row that
+ * starts the sum). top: the middle weight is w1's top half. */
+static inline __attribute__((always_inline)) int32_t dw3_one(const int8_t* p, int32_t w02,
+                                                             int32_t w1, int top, int first,
+                                                             int32_t s) {
+  const int32_t x = s8_load32(p), even = s8_lanes02(x);
+  s = first ? dw_smuad(even, w02) : s8_smlad(even, w02, s);
+  return dw_smla(s8_lanes13(x), w1, s, 0, top);
 }
 
-/* Stride 2: out1 is x2 * w0 + x3 * w1 + x4 * w2, x4 a byte of its own. */
-static inline __attribute__((always_inline)) void dw3_row_s2(const int8_t* p, int32_t w02,
-                                                             int32_t w1, int top, int32_t* s0,
-                                                             int32_t* s1) {
-  const int32_t x = s8_load32(p), x4 = p[4], even = s8_lanes02(x), odd = s8_lanes13(x);
-  *s0 = dw_smla(odd, w1, s8_smlad(even, w02, *s0), 0, top);
-  *s1 = dw_smla(odd, w1, dw_smla(x4, w02, dw_smla(even, w02, *s1, 1, 0), 0, 1), 1, top);
+/* Outputs (j, j + 1)'s, stride 1: x1 meets w1 in the first, x2 in the
+ * second, (x1, x3) the second's (w0, w2). */
+static inline __attribute__((always_inline)) void dw3_pair_s1(const int8_t* p, int32_t w02,
+                                                              int32_t w1, int top, int first,
+                                                              int32_t* s0, int32_t* s1) {
+  const int32_t x = s8_load32(p), even = s8_lanes02(x), odd = s8_lanes13(x);
+  const int32_t a = first ? dw_smuad(even, w02) : s8_smlad(even, w02, *s0);
+  const int32_t b = first ? dw_smuad(odd, w02) : s8_smlad(odd, w02, *s1);
+  *s0 = dw_smla(odd, w1, a, 0, top);
+  *s1 = dw_smla(even, w1, b, 1, top);
+}
+
+/* Stride 2: the second output's (x2, x4) from the word at x2, its x3 the
+ * first word's. */
+static inline __attribute__((always_inline)) void dw3_pair_s2(const int8_t* p, int32_t w02,
+                                                              int32_t w1, int top, int first,
+                                                              int32_t* s0, int32_t* s1) {
+  const int32_t x = s8_load32(p), y = s8_load32(p + 2);
+  const int32_t even = s8_lanes02(x), odd = s8_lanes13(x), next = s8_lanes02(y);
+  const int32_t a = first ? dw_smuad(even, w02) : s8_smlad(even, w02, *s0);
+  const int32_t b = first ? dw_smuad(next, w02) : s8_smlad(next, w02, *s1);
+  *s0 = dw_smla(odd, w1, a, 0, top);
+  *s1 = dw_smla(odd, w1, b, 1, top);
+}
+
+/* Two sums at p as two STRs (the compiler's STRD takes a cycle more on
+ * the M4). */
+static inline void dw3_store2(int32_t* p, int32_t a, int32_t b) {
+  typedef struct {
+    int32_t v[2];
+  } Two;
+  __asm__("str %1, [%3]\n\tstr %2, [%3, #4]" : "=m"(*(Two*)p) : "r"(a), "r"(b), "r"(p));
 }
 
 /* rows output rows' sums from the plane's row p on (sw bytes a row, step
- * between output rows), (out_w + 1) / 2 pairs a row: an odd row's last
- * writes the next row's first sum too, which that row writes again. */
-static inline __attribute__((always_inline)) void dw3_sums_in(const int8_t* p, int32_t sw,
-                                                              int32_t step, int32_t out_w,
-                                                              int32_t rows, int32_t stride,
-                                                              const Dw3Weights* k, int32_t* sums) {
+ * from one output row's to the next's), out_w a row. */
+static inline __attribute__((always_inline)) void dw3_rows(const int8_t* p, int32_t sw,
+                                                           int32_t step, int32_t out_w,
+                                                           int32_t rows, int32_t stride,
+                                                           const Dw3Weights* k, int32_t* sums) {
   const int32_t a02 = k->w02[0], b02 = k->w02[1], c02 = k->w02[2], w1 = k->w1, w1_2 = k->w1_2;
-  for (; rows != 0; --rows, p += step, sums += out_w) {
+  const int32_t pairs = (out_w & ~1) * stride;
+  for (; rows != 0; --rows, p += step) {
     const int8_t* x = p;
-    for (int32_t j = 0; j < out_w; j += 2, x += 2 * stride) {
+    for (const int8_t* end = p + pairs; x != end; x += 2 * stride, sums += 2) {
       int32_t s0 = 0, s1 = 0;
       if (stride == 1) {
-        dw3_row_s1(x, a02, w1, 0, &s0, &s1);
-        dw3_row_s1(x + sw, b02, w1, 1, &s0, &s1);
-        dw3_row_s1(x + 2 * sw, c02, w1_2, 0, &s0, &s1);
+        dw3_pair_s1(x, a02, w1, 0, 1, &s0, &s1);
+        dw3_pair_s1(x + sw, b02, w1, 1, 0, &s0, &s1);
+        dw3_pair_s1(x + 2 * sw, c02, w1_2, 0, 0, &s0, &s1);
       } else {
-        dw3_row_s2(x, a02, w1, 0, &s0, &s1);
-        dw3_row_s2(x + sw, b02, w1, 1, &s0, &s1);
-        dw3_row_s2(x + 2 * sw, c02, w1_2, 0, &s0, &s1);
+        dw3_pair_s2(x, a02, w1, 0, 1, &s0, &s1);
+        dw3_pair_s2(x + sw, b02, w1, 1, 0, &s0, &s1);
+        dw3_pair_s2(x + 2 * sw, c02, w1_2, 0, 0, &s0, &s1);
       }
-      sums[j] = s0;
-      sums[j + 1] = s1;
+      dw3_store2(sums, s0, s1);
+    }
+    if (out_w & 1) {
+      int32_t s = dw3_one(x, a02, w1, 0, 1, 0);
+      s = dw3_one(x + sw, b02, w1, 1, 0, s);
+      *sums++ = dw3_one(x + 2 * sw, c02, w1_2, 0, 0, s);
     }
   }
 }
 
-/* Not inlined (nor the gather and the requantization): dw3's frame, with
- * its variable-length buffers, would take registers from the loops. */
-static __attribute__((noinline)) void dw3_sums(const int8_t* p, int32_t sw, int32_t step,
-                                               int32_t out_w, int32_t rows, int32_t stride,
-                                               const Dw3Weights* k, int32_t* sums) {
-  if (stride == 1) {
-    dw3_sums_in(p, sw, step, out_w, rows, 1, k, sums);
-  } else {
-    dw3_sums_in(p, sw, step, out_w, rows, 2, k, sums);
+/* n sums requantized, stored ch bytes apart (down, full: as dw_output's),
+ * two a step, one after the other (registers for one). */
+static inline __attribute__((always_inline)) void dw3_requantize(const int32_t* sums, int32_t n,
+                                                                 const S8Channel* c, int32_t ch,
+                                                                 int32_t out_zp, int32_t lo,
+                                                                 int32_t hi, int down, int full,
+                                                                 int8_t* out) {
+  for (const int32_t* end = sums + (n & ~1); sums != end; sums += 2, out += 2 * ch) {
+    const int32_t v0 = s8_scale(sums[0], c, down);
+    out[0] = full ? s8_clamp_full(v0, out_zp) : s8_clamp_out(v0, out_zp, lo, hi);
+    const int32_t v1 = s8_scale(sums[1], c, down);
+    out[ch] = full ? s8_clamp_full(v1, out_zp) : s8_clamp_out(v1, out_zp, lo, hi);
   }
-}
-
-/* A channel's rows x cols inputs (ch bytes apart, row_bytes between rows)
- * into the plane's rows from dst on. */
-static __attribute__((noinline)) void dw3_gather(const int8_t* src, int32_t ch, int32_t row_bytes,
-                                                 int32_t rows, int32_t cols, int8_t* dst,
-                                                 int32_t sw) {
-  for (; rows > 0; --rows, src += row_bytes, dst += sw) {
-    const int8_t* s = src;
-    int32_t i = 0;
-    for (; i + 4 <= cols; i += 4, s += 4 * ch) {
-      dst[i] = s[0];
-      dst[i + 1] = s[ch];
-      dst[i + 2] = s[2 * ch];
-      dst[i + 3] = s[3 * ch];
-    }
-    for (; i < cols; ++i, s += ch) dst[i] = *s;
-  }
-}
-
-/* n sums requantized, stored ch bytes apart (down, full: as dw_output's). */
-static inline __attribute__((always_inline)) void dw3_requantize_in(const int32_t* sums, int32_t n,
-                                                                    const S8Channel* c, int32_t ch,
-                                                                    int32_t out_zp, int32_t lo,
-                                                                    int32_t hi, int down, int full,
-                                                                    int8_t* out) {
-  const S8Channel k = *c;
-  for (const int32_t* end = sums + n; sums != end; ++sums, out += ch) {
-    const int32_t v = s8_scale(*sums, &k, down);
+  if (n & 1) {
+    const int32_t v = s8_scale(*sums, c, down);
     *out = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
   }
 }
 
-static __attribute__((noinline)) void dw3_requantize(const int32_t* sums, int32_t n,
-                                                     const S8Channel* c, int32_t ch, int32_t out_zp,
-                                                     int32_t lo, int32_t hi, int8_t* out) {
-  if (c->half == 0) {
-    dw3_requantize_in(sums, n, c, ch, out_zp, lo, hi, 0, 0, out);
-  } else if (lo == -128 && hi == 127) {
-    dw3_requantize_in(sums, n, c, ch, out_zp, lo, hi, 1, 1, out);
-  } else {
-    dw3_requantize_in(sums, n, c, ch, out_zp, lo, hi, 1, 0, out);
+/* What every channel of a call shares. */
+typedef struct {
+  int8_t* plane;
+  int32_t* sums;
+  int32_t ch, in_w, in_rows, cols, sw, out_h, out_w, stride_h, stride_w;
+  int32_t plane_offset; /* of the input's first byte in the plane */
+  int32_t rows;         /* output rows a chunk of sums */
+  int32_t out_zp, lo, hi;
+} Dw3Call;
+
+/* One channel: src, wc, qc and out at its first input, weight, table row
+ * and output. Not inlined: dw3's frame, with its variable-length buffers,
+ * would take registers from the loops. */
+static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int8_t* src,
+                                                  const int8_t* wc, const int32_t* qc,
+                                                  int8_t* out) {
+  const int32_t ch = call->ch, sw = call->sw, out_w = call->out_w, cols = call->cols;
+  const int32_t in_bytes = call->in_w * ch;
+  /* The gather: four bytes a store. */
+  int8_t* dst = call->plane;
+  for (int32_t r = call->in_rows; r > 0; --r, src += in_bytes, dst += sw) {
+    const int8_t* s = src;
+    int32_t i = 0;
+    for (; i + 4 <= cols; i += 4, s += 4 * ch) {
+      uint32_t x0 = (uint8_t)s[0], x1 = (uint8_t)s[ch], x2 = (uint8_t)s[2 * ch];
+      uint32_t x3 = (uint8_t)s[3 * ch];
+      /* Each loaded before any is used: the M4 pipelines them. */
+      __asm__("" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
+      s8_store32(dst + i, (int32_t)(x0 | x1 << 8 | x2 << 16 | x3 << 24));
+    }
+    for (; i < cols; ++i, s += ch) dst[i] = *s;
+  }
+  const Dw3Weights k = {{dw_pair_low(wc[0], wc[2 * ch]), dw_pair_low(wc[3 * ch], wc[5 * ch]),
+                         dw_pair_low(wc[6 * ch], wc[8 * ch])},
+                        dw_pair_low(wc[ch], wc[4 * ch]),
+                        wc[7 * ch]};
+  const S8Channel chan = s8_channel(qc);
+  const int32_t out_zp = call->out_zp, lo = call->lo, hi = call->hi, out_h = call->out_h;
+  const int32_t chunk = call->rows, step = call->stride_h * sw, stride_w = call->stride_w;
+  int32_t* sums = call->sums;
+  const int8_t* p = call->plane - call->plane_offset;
+  for (int32_t oh = 0; oh < out_h; oh += chunk, p += chunk * step) {
+    const int32_t rows = out_h - oh < chunk ? out_h - oh : chunk, n = rows * out_w;
+    if (stride_w == 1) {
+      dw3_rows(p, sw, step, out_w, rows, 1, &k, sums);
+    } else {
+      dw3_rows(p, sw, step, out_w, rows, 2, &k, sums);
+    }
+    if (chan.half == 0) {
+      dw3_requantize(sums, n, &chan, ch, out_zp, lo, hi, 0, 0, out);
+    } else if (lo == -128 && hi == 127) {
+      dw3_requantize(sums, n, &chan, ch, out_zp, lo, hi, 1, 1, out);
+    } else {
+      dw3_requantize(sums, n, &chan, ch, out_zp, lo, hi, 1, 0, out);
+    }
+    out += n * ch;
   }
 }
 
@@ -355,31 +416,31 @@ static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, cons
                                           int32_t pad_w, int32_t sh, int32_t sw, int32_t in_zp,
                                           int32_t out_zp, int32_t lo, int32_t hi) {
   int8_t plane[sh * sw + 4] __attribute__((aligned(4)));
-  /* Rows of sums a channel keeps, and one more sum for an odd row's last pair. */
   const int32_t rows = DW3_SUMS / out_w < out_h ? DW3_SUMS / out_w : out_h;
-  int32_t sums[rows * out_w + 1];
+  int32_t sums[rows * out_w];
   /* The padding and the slack keep the zero point; the input's rows and
    * columns within the plane are written again for each channel. */
   memset(plane, in_zp, sizeof plane);
-  const int32_t cols = in_w < sw - pad_w ? in_w : sw - pad_w;
-  const int32_t in_rows = in_h < sh - pad_h ? in_h : sh - pad_h;
+  const Dw3Call call = {plane + pad_h * sw + pad_w,
+                        sums,
+                        ch,
+                        in_w,
+                        in_h < sh - pad_h ? in_h : sh - pad_h,
+                        in_w < sw - pad_w ? in_w : sw - pad_w,
+                        sw,
+                        out_h,
+                        out_w,
+                        stride_h,
+                        stride_w,
+                        pad_h * sw + pad_w,
+                        rows,
+                        out_zp,
+                        lo,
+                        hi};
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * ch;
     int8_t* out_image = y + b * out_h * out_w * ch;
-    for (int32_t c = 0; c < ch; ++c) {
-      dw3_gather(image + c, ch, in_w * ch, in_rows, cols, plane + pad_h * sw + pad_w, sw);
-      const int8_t* wc = w + c;
-      const Dw3Weights k = {{dw_pair_low(wc[0], wc[2 * ch]), dw_pair_low(wc[3 * ch], wc[5 * ch]),
-                             dw_pair_low(wc[6 * ch], wc[8 * ch])},
-                            dw_pair_low(wc[ch], wc[4 * ch]),
-                            wc[7 * ch]};
-      const S8Channel chan = s8_channel(q + 3 * c);
-      for (int32_t oh = 0; oh < out_h; oh += rows) {
-        const int32_t n = out_h - oh < rows ? out_h - oh : rows;
-        dw3_sums(plane + oh * stride_h * sw, sw, stride_h * sw, out_w, n, stride_w, &k, sums);
-        dw3_requantize(sums, n * out_w, &chan, ch, out_zp, lo, hi, out_image + oh * out_w * ch + c);
-      }
-    }
+    for (int32_t c = 0; c < ch; ++c) dw3_channel(&call, image + c, w + c, q + 3 * c, out_image + c);
   }
 }
 
