@@ -17,7 +17,8 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
                                 int32_t pad_h, int32_t pad_w, int32_t in_zp, int32_t out_zp,
                                 int32_t lo, int32_t hi);
 
-/* Inputs up to 10x10 (padded by up to 2, 3 past the end), by up to 6 channels. */
+/* Inputs up to 10x10 or 40x2 (padded by up to 2, 3 past the end), by up
+ * to 6 channels. */
 enum { kMaxCh = 6, kMaxIn = 2 * 10 * 10 * kMaxCh, kMaxOut = 2 * 15 * 15 * kMaxCh };
 
 static uint32_t g_seed = 12345u;
@@ -106,7 +107,10 @@ int main(void) {
     const int32_t k_h = three ? 3 : pick(1, 5), k_w = three ? 3 : pick(1, 5);
     const int32_t dil_h = three ? 1 : pick(1, 2), dil_w = three ? 1 : pick(1, 2);
     const int32_t stride_h = pick(1, 2), stride_w = pick(1, 2);
-    const int32_t in_h = pick(1, 10), in_w = pick(1, 10), ch = pick(1, kMaxCh);
+    /* One in eight tall and one or two columns wide. */
+    const int tall = t % 8 == 5;
+    const int32_t in_h = pick(1, tall ? 40 : 10), in_w = pick(1, tall ? 2 : 10);
+    const int32_t ch = pick(1, kMaxCh);
     const int32_t pad_h = pick(0, 2), pad_w = pick(0, 2);
     const int32_t most_h = most_out(in_h, k_h, dil_h, stride_h, pad_h);
     const int32_t most_w = most_out(in_w, k_w, dil_w, stride_w, pad_w);

@@ -248,6 +248,9 @@ static inline int32_t dw_smuad(int32_t a, int32_t b) {
  * (into products that no kept sum takes). */
 #define DW3_PLANE_MAX 4096 /* bytes: VWW's largest plane is 50 x 50 */
 #define DW3_SUMS 128       /* outputs' sums a channel keeps before requantizing */
+/* Fewer outputs a channel than this, and a channel's own work (gather,
+ * weights, table) costs more than the pixels' loops of the general path. */
+#define DW3_LEAST 16
 
 typedef struct {
   int32_t w02[3]; /* each kernel row's (w0, w2) */
@@ -605,7 +608,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     const int32_t sh = (out_h - 1) * stride_h + 3, sw = (out_w - 1) * stride_w + 3;
     if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
         stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
-        out_w < DW3_SUMS && sh * sw <= DW3_PLANE_MAX) {
+        out_w < DW3_SUMS && out_h * out_w >= DW3_LEAST && sh * sw <= DW3_PLANE_MAX) {
       dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, sh, sw,
           in_zp, out_zp, lo, hi);
       return;
