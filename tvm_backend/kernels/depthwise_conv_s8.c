@@ -352,14 +352,22 @@ static inline __attribute__((always_inline)) void dw3_requantize(const int32_t* 
   }
 }
 
-/* What every channel of a call shares. */
+/* What every channel of a call shares, in the plane's terms: its rows
+ * (`lines`) are the output's rows, or its columns where those are the
+ * longer (KWS's 25 x 5: fewer rows' ends, and pairs that fit), the kernel
+ * then read transposed. */
 typedef struct {
-  int8_t* plane;
+  int8_t* plane; /* at the input's first byte */
   int32_t* sums;
-  int32_t ch, in_w, in_rows, cols, sw, out_h, out_w, stride_h, stride_w;
-  int32_t plane_offset; /* of the input's first byte in the plane */
-  int32_t rows;         /* output rows a chunk of sums */
-  int32_t out_zp, lo, hi;
+  int32_t in_lines, in_len;        /* the input's lines and bytes a line in the plane */
+  int32_t src_line, src_step;      /* bytes from an input line to the next, along one */
+  int32_t pw, lines, len;          /* plane bytes a line; output lines, outputs a line */
+  int32_t line_stride, len_stride; /* the kernel's strides across and along lines */
+  int32_t plane_offset;            /* of the input's first byte in the plane */
+  int32_t chunk;                   /* output lines a chunk of sums */
+  int32_t tap_line, tap_step;      /* weights from a kernel line to the next, along one */
+  int32_t out_line, out_step;      /* outputs from a line to the next, along one */
+  int32_t ch, out_zp, lo, hi;
 } Dw3Call;
 
 /* One channel: src, wc, qc and out at its first input, weight, table row
@@ -368,75 +376,96 @@ typedef struct {
 static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int8_t* src,
                                                   const int8_t* wc, const int32_t* qc,
                                                   int8_t* out) {
-  const int32_t ch = call->ch, sw = call->sw, out_w = call->out_w, cols = call->cols;
-  const int32_t in_bytes = call->in_w * ch;
+  const int32_t pw = call->pw, len = call->len, in_len = call->in_len;
+  const int32_t src_line = call->src_line, step = call->src_step;
   /* The gather: four bytes a store. */
   int8_t* dst = call->plane;
-  for (int32_t r = call->in_rows; r > 0; --r, src += in_bytes, dst += sw) {
+  for (int32_t r = call->in_lines; r > 0; --r, src += src_line, dst += pw) {
     const int8_t* s = src;
     int32_t i = 0;
-    for (; i + 4 <= cols; i += 4, s += 4 * ch) {
-      uint32_t x0 = (uint8_t)s[0], x1 = (uint8_t)s[ch], x2 = (uint8_t)s[2 * ch];
-      uint32_t x3 = (uint8_t)s[3 * ch];
+    for (; i + 4 <= in_len; i += 4, s += 4 * step) {
+      uint32_t x0 = (uint8_t)s[0], x1 = (uint8_t)s[step], x2 = (uint8_t)s[2 * step];
+      uint32_t x3 = (uint8_t)s[3 * step];
       /* Each loaded before any is used: the M4 pipelines them. */
       __asm__("" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
       s8_store32(dst + i, (int32_t)(x0 | x1 << 8 | x2 << 16 | x3 << 24));
     }
-    for (; i < cols; ++i, s += ch) dst[i] = *s;
+    for (; i < in_len; ++i, s += step) dst[i] = *s;
   }
-  const Dw3Weights k = {{dw_pair_low(wc[0], wc[2 * ch]), dw_pair_low(wc[3 * ch], wc[5 * ch]),
-                         dw_pair_low(wc[6 * ch], wc[8 * ch])},
-                        dw_pair_low(wc[ch], wc[4 * ch]),
-                        wc[7 * ch]};
+  const int32_t tl = call->tap_line, ts = call->tap_step;
+  const Dw3Weights k = {{dw_pair_low(wc[0], wc[2 * ts]), dw_pair_low(wc[tl], wc[tl + 2 * ts]),
+                         dw_pair_low(wc[2 * tl], wc[2 * tl + 2 * ts])},
+                        dw_pair_low(wc[ts], wc[tl + ts]),
+                        wc[2 * tl + ts]};
   const S8Channel chan = s8_channel(qc);
-  const int32_t out_zp = call->out_zp, lo = call->lo, hi = call->hi, out_h = call->out_h;
-  const int32_t chunk = call->rows, step = call->stride_h * sw, stride_w = call->stride_w;
+  const int32_t out_zp = call->out_zp, lo = call->lo, hi = call->hi, lines = call->lines;
+  const int32_t chunk = call->chunk, plane_step = call->line_stride * pw;
+  const int32_t len_stride = call->len_stride, out_line = call->out_line, out_step = call->out_step;
+  /* Where a chunk's lines lie one after another in the output (its rows),
+   * one run of outputs; else a run a line. */
+  const int runs_whole = out_line == len * out_step;
   int32_t* sums = call->sums;
   const int8_t* p = call->plane - call->plane_offset;
-  for (int32_t oh = 0; oh < out_h; oh += chunk, p += chunk * step) {
-    const int32_t rows = out_h - oh < chunk ? out_h - oh : chunk, n = rows * out_w;
-    if (stride_w == 1) {
-      dw3_rows(p, sw, step, out_w, rows, 1, &k, sums);
+  for (int32_t l = 0; l < lines; l += chunk, p += chunk * plane_step) {
+    const int32_t rows = lines - l < chunk ? lines - l : chunk;
+    if (len_stride == 1) {
+      dw3_rows(p, pw, plane_step, len, rows, 1, &k, sums);
     } else {
-      dw3_rows(p, sw, step, out_w, rows, 2, &k, sums);
+      dw3_rows(p, pw, plane_step, len, rows, 2, &k, sums);
     }
-    if (chan.half == 0) {
-      dw3_requantize(sums, n, &chan, ch, out_zp, lo, hi, 0, 0, out);
-    } else if (lo == -128 && hi == 127) {
-      dw3_requantize(sums, n, &chan, ch, out_zp, lo, hi, 1, 1, out);
-    } else {
-      dw3_requantize(sums, n, &chan, ch, out_zp, lo, hi, 1, 0, out);
+    const int32_t run = runs_whole ? rows * len : len;
+    for (int32_t i = 0; i < rows * len; i += run) {
+      if (chan.half == 0) {
+        dw3_requantize(sums + i, run, &chan, out_step, out_zp, lo, hi, 0, 0, out);
+      } else if (lo == -128 && hi == 127) {
+        dw3_requantize(sums + i, run, &chan, out_step, out_zp, lo, hi, 1, 1, out);
+      } else {
+        dw3_requantize(sums + i, run, &chan, out_step, out_zp, lo, hi, 1, 0, out);
+      }
+      out += runs_whole ? rows * out_line : out_line;
     }
-    out += n * ch;
   }
 }
 
-/* The whole call (every batch, every channel), the plane sh x sw. */
+/* The whole call (every batch, every channel), the plane ph x pw. */
 static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, const int32_t* q,
                                           int8_t* y, int32_t batch, int32_t in_h, int32_t in_w,
                                           int32_t ch, int32_t out_h, int32_t out_w,
                                           int32_t stride_h, int32_t stride_w, int32_t pad_h,
-                                          int32_t pad_w, int32_t sh, int32_t sw, int32_t in_zp,
-                                          int32_t out_zp, int32_t lo, int32_t hi) {
-  int8_t plane[sh * sw + 4] __attribute__((aligned(4)));
-  const int32_t rows = DW3_SUMS / out_w < out_h ? DW3_SUMS / out_w : out_h;
-  int32_t sums[rows * out_w];
-  /* The padding and the slack keep the zero point; the input's rows and
-   * columns within the plane are written again for each channel. */
+                                          int32_t pad_w, int32_t in_zp, int32_t out_zp, int32_t lo,
+                                          int32_t hi) {
+  /* Lines along the output's columns where those are the longer. */
+  const int across = out_w < out_h;
+  const int32_t lines = across ? out_w : out_h, len = across ? out_h : out_w;
+  const int32_t line_stride = across ? stride_w : stride_h,
+                len_stride = across ? stride_h : stride_w;
+  const int32_t pad_line = across ? pad_w : pad_h, pad_len = across ? pad_h : pad_w;
+  const int32_t in_lines = across ? in_w : in_h, in_len = across ? in_h : in_w;
+  const int32_t ph = (lines - 1) * line_stride + 3, pw = (len - 1) * len_stride + 3;
+  int8_t plane[ph * pw + 4] __attribute__((aligned(4)));
+  const int32_t chunk = DW3_SUMS / len < lines ? DW3_SUMS / len : lines;
+  int32_t sums[chunk * len];
+  /* The padding and the slack keep the zero point; the input's lines
+   * within the plane are written again for each channel. */
   memset(plane, in_zp, sizeof plane);
-  const Dw3Call call = {plane + pad_h * sw + pad_w,
+  const Dw3Call call = {plane + pad_line * pw + pad_len,
                         sums,
+                        in_lines < ph - pad_line ? in_lines : ph - pad_line,
+                        in_len < pw - pad_len ? in_len : pw - pad_len,
+                        across ? ch : in_w * ch,
+                        across ? in_w * ch : ch,
+                        pw,
+                        lines,
+                        len,
+                        line_stride,
+                        len_stride,
+                        pad_line * pw + pad_len,
+                        chunk,
+                        across ? ch : 3 * ch,
+                        across ? 3 * ch : ch,
+                        across ? ch : out_w * ch,
+                        across ? out_w * ch : ch,
                         ch,
-                        in_w,
-                        in_h < sh - pad_h ? in_h : sh - pad_h,
-                        in_w < sw - pad_w ? in_w : sw - pad_w,
-                        sw,
-                        out_h,
-                        out_w,
-                        stride_h,
-                        stride_w,
-                        pad_h * sw + pad_w,
-                        rows,
                         out_zp,
                         lo,
                         hi};
@@ -604,13 +633,15 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
 #if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && defined(__ARM_FEATURE_DSP) && \
     __ARM_FEATURE_DSP
   {
-    /* The plane dw3 gathers: every window's inputs, the padding's too. */
+    /* The plane dw3 gathers (every window's inputs, the padding's too),
+     * and its lines' length, the output's longer side. */
     const int32_t sh = (out_h - 1) * stride_h + 3, sw = (out_w - 1) * stride_w + 3;
+    const int32_t len = out_w < out_h ? out_h : out_w;
     if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
         stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
-        out_w < DW3_SUMS && out_h * out_w >= DW3_LEAST && sh * sw <= DW3_PLANE_MAX) {
-      dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, sh, sw,
-          in_zp, out_zp, lo, hi);
+        len < DW3_SUMS && out_h * out_w >= DW3_LEAST && sh * sw <= DW3_PLANE_MAX) {
+      dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
+          out_zp, lo, hi);
       return;
     }
   }
