@@ -333,22 +333,24 @@ static inline __attribute__((always_inline)) void dw3_rows(const int8_t* p, int3
   }
 }
 
-/* n sums requantized, stored ch bytes apart (down, full: as dw_output's),
- * two a step, one after the other (registers for one). */
-static inline __attribute__((always_inline)) void dw3_requantize(const int32_t* sums, int32_t n,
-                                                                 const S8Channel* c, int32_t ch,
-                                                                 int32_t out_zp, int32_t lo,
-                                                                 int32_t hi, int down, int full,
-                                                                 int8_t* out) {
-  for (const int32_t* end = sums + (n & ~1); sums != end; sums += 2, out += 2 * ch) {
-    const int32_t v0 = s8_scale(sums[0], c, down);
-    out[0] = full ? s8_clamp_full(v0, out_zp) : s8_clamp_out(v0, out_zp, lo, hi);
-    const int32_t v1 = s8_scale(sums[1], c, down);
-    out[ch] = full ? s8_clamp_full(v1, out_zp) : s8_clamp_out(v1, out_zp, lo, hi);
-  }
-  if (n & 1) {
-    const int32_t v = s8_scale(*sums, c, down);
-    *out = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+/* runs of n sums requantized (down, full: as dw_output's), a run's
+ * outputs ch bytes apart, the runs' first ones `next` apart: two a step,
+ * one after the other (registers for one). */
+static inline __attribute__((always_inline)) void dw3_requantize(
+    const int32_t* sums, int32_t runs, int32_t n, const S8Channel* c, int32_t ch, int32_t next,
+    int32_t out_zp, int32_t lo, int32_t hi, int down, int full, int8_t* out) {
+  for (; runs != 0; --runs, out += next) {
+    int8_t* o = out;
+    for (const int32_t* end = sums + (n & ~1); sums != end; sums += 2, o += 2 * ch) {
+      const int32_t v0 = s8_scale(sums[0], c, down);
+      o[0] = full ? s8_clamp_full(v0, out_zp) : s8_clamp_out(v0, out_zp, lo, hi);
+      const int32_t v1 = s8_scale(sums[1], c, down);
+      o[ch] = full ? s8_clamp_full(v1, out_zp) : s8_clamp_out(v1, out_zp, lo, hi);
+    }
+    if (n & 1) {
+      const int32_t v = s8_scale(*sums++, c, down);
+      *o = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+    }
   }
 }
 
@@ -413,17 +415,15 @@ static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int
     } else {
       dw3_rows(p, pw, plane_step, len, rows, 2, &k, sums);
     }
-    const int32_t run = runs_whole ? rows * len : len;
-    for (int32_t i = 0; i < rows * len; i += run) {
-      if (chan.half == 0) {
-        dw3_requantize(sums + i, run, &chan, out_step, out_zp, lo, hi, 0, 0, out);
-      } else if (lo == -128 && hi == 127) {
-        dw3_requantize(sums + i, run, &chan, out_step, out_zp, lo, hi, 1, 1, out);
-      } else {
-        dw3_requantize(sums + i, run, &chan, out_step, out_zp, lo, hi, 1, 0, out);
-      }
-      out += runs_whole ? rows * out_line : out_line;
+    const int32_t runs = runs_whole ? 1 : rows, n = runs_whole ? rows * len : len;
+    if (chan.half == 0) {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 0, 0, out);
+    } else if (lo == -128 && hi == 127) {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 1, 1, out);
+    } else {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 1, 0, out);
     }
+    out += rows * out_line;
   }
 }
 
