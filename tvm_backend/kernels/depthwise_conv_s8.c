@@ -333,23 +333,34 @@ static inline __attribute__((always_inline)) void dw3_rows(const int8_t* p, int3
   }
 }
 
+/* One output (down, full: as dw_output's). */
+static inline __attribute__((always_inline)) int8_t dw3_output(int32_t sum, const S8Channel* c,
+                                                               int32_t out_zp, int32_t lo,
+                                                               int32_t hi, int down, int full) {
+  const int32_t v = s8_scale(sum, c, down);
+  return full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+}
+
 /* runs of n sums requantized (down, full: as dw_output's), a run's
- * outputs ch bytes apart, the runs' first ones `next` apart: two a step,
- * one after the other (registers for one). */
+ * outputs ch bytes apart, the runs' first ones `next` apart: four a
+ * step, one after the other (registers for one). */
 static inline __attribute__((always_inline)) void dw3_requantize(
     const int32_t* sums, int32_t runs, int32_t n, const S8Channel* c, int32_t ch, int32_t next,
     int32_t out_zp, int32_t lo, int32_t hi, int down, int full, int8_t* out) {
   for (; runs != 0; --runs, out += next) {
     int8_t* o = out;
-    for (const int32_t* end = sums + (n & ~1); sums != end; sums += 2, o += 2 * ch) {
-      const int32_t v0 = s8_scale(sums[0], c, down);
-      o[0] = full ? s8_clamp_full(v0, out_zp) : s8_clamp_out(v0, out_zp, lo, hi);
-      const int32_t v1 = s8_scale(sums[1], c, down);
-      o[ch] = full ? s8_clamp_full(v1, out_zp) : s8_clamp_out(v1, out_zp, lo, hi);
+    for (const int32_t* end = sums + (n & ~3); sums != end; sums += 4) {
+      *o = dw3_output(sums[0], c, out_zp, lo, hi, down, full);
+      o += ch;
+      *o = dw3_output(sums[1], c, out_zp, lo, hi, down, full);
+      o += ch;
+      *o = dw3_output(sums[2], c, out_zp, lo, hi, down, full);
+      o += ch;
+      *o = dw3_output(sums[3], c, out_zp, lo, hi, down, full);
+      o += ch;
     }
-    if (n & 1) {
-      const int32_t v = s8_scale(*sums++, c, down);
-      *o = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+    for (int32_t i = n & 3; i != 0; --i, o += ch) {
+      *o = dw3_output(*sums++, c, out_zp, lo, hi, down, full);
     }
   }
 }
