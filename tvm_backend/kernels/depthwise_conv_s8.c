@@ -5,7 +5,9 @@
  * point, whose share the bias cancels, so the sums need no bounds test
  * (and a pixel inside the input has them at fixed offsets).
  * Then four channels at a time (dw_sums4), the rest one by one; on Helium
- * (MVE) eight or sixteen, requantized as vectors (dw_pixel). */
+ * (MVE) eight or sixteen, requantized as vectors (dw_pixel). With the DSP
+ * extension alone, a 3x3 kernel at stride 1 or 2 goes a channel at a time
+ * instead, over a plane of its inputs (dw3). */
 #include "s8_primitives.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
@@ -643,18 +645,15 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
 #if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && defined(__ARM_FEATURE_DSP) && \
     __ARM_FEATURE_DSP
-  {
-    /* The plane dw3 gathers (every window's inputs, the padding's too),
-     * and its lines' length, the output's longer side. */
-    const int32_t sh = (out_h - 1) * stride_h + 3, sw = (out_w - 1) * stride_w + 3;
-    const int32_t len = out_w < out_h ? out_h : out_w;
-    if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
-        stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
-        len < DW3_SUMS && out_h * out_w >= DW3_LEAST && sh * sw <= DW3_PLANE_MAX) {
-      dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
-          out_zp, lo, hi);
-      return;
-    }
+  /* The output's longer side (the plane's lines) tested first: then the
+   * plane's size (every window's inputs, the padding's too) fits an int32. */
+  if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
+      stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
+      (out_w < out_h ? out_h : out_w) < DW3_SUMS && out_h * out_w >= DW3_LEAST &&
+      ((out_h - 1) * stride_h + 3) * ((out_w - 1) * stride_w + 3) <= DW3_PLANE_MAX) {
+    dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
+        out_zp, lo, hi);
+    return;
   }
 #endif
   const int32_t taps = k_h * k_w;
