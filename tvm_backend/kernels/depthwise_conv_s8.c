@@ -249,7 +249,7 @@ static inline int32_t dw_smuad(int32_t a, int32_t b) {
  * a few bytes of slack that the last row's words may read past its end
  * (into products that no kept sum takes). */
 #define DW3_PLANE_MAX 4096 /* bytes: VWW's largest plane is 50 x 50 */
-#define DW3_SUMS 128       /* outputs' sums a channel keeps before requantizing */
+#define DW3_SUMS 256       /* outputs' sums a channel keeps before requantizing */
 /* Fewer outputs a channel than this, and a channel's own work (gather,
  * weights, table) costs more than the pixels' loops of the general path. */
 #define DW3_LEAST 16
