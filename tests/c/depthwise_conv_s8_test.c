@@ -121,9 +121,11 @@ int main(void) {
     ok = check(pick(1, 2), in_h, in_w, ch, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w,
                out_h, out_w, t % 2, t % 7 < 2);
   }
-  /* KWS's planes (25x5, same padding), and a stride 2 padded below only. */
+  /* KWS's planes (25x5, same padding), and planes of a stride 2 large
+   * enough for the DSP path: padded below only, and on every side. */
   ok = ok && check(1, 25, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 25, 5, 1, 0);
-  ok = ok && check(1, 14, 14, 6, 3, 3, 2, 2, 1, 1, 0, 0, 7, 7, 1, 0);
+  ok = ok && check(1, 18, 18, 3, 3, 3, 2, 2, 1, 1, 0, 0, 9, 9, 1, 0);
+  ok = ok && check(2, 17, 15, 2, 3, 3, 2, 2, 1, 1, 1, 1, 9, 8, 0, 1);
   printf(ok ? "depthwise ok\n" : "depthwise failed\n");
   return ok ? 0 : 1;
 }

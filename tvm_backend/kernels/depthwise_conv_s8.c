@@ -251,7 +251,8 @@ static inline int32_t dw_smuad(int32_t a, int32_t b) {
 #define DW3_PLANE_MAX 4096 /* bytes: VWW's largest plane is 50 x 50 */
 #define DW3_SUMS 256       /* outputs' sums a channel keeps before requantizing */
 /* Fewer outputs a channel than this, and a channel's own work (gather,
- * weights, table) costs more than the pixels' loops of the general path. */
+ * weights, table) costs more than the pixels' loops of the general path;
+ * twice as many for each stride of 2 (twice the inputs to gather). */
 #define DW3_LEAST 16
 
 typedef struct {
@@ -649,7 +650,8 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
    * plane's size (every window's inputs, the padding's too) fits an int32. */
   if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
       stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
-      (out_w < out_h ? out_h : out_w) < DW3_SUMS && out_h * out_w >= DW3_LEAST &&
+      (out_w < out_h ? out_h : out_w) < DW3_SUMS &&
+      out_h * out_w >= DW3_LEAST << (stride_h + stride_w - 2) &&
       ((out_h - 1) * stride_h + 3) * ((out_w - 1) * stride_w + 3) <= DW3_PLANE_MAX) {
     dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
         out_zp, lo, hi);
