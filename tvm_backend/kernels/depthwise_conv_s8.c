@@ -5,7 +5,9 @@
  * point, whose share the bias cancels, so the sums need no bounds test
  * (and a pixel inside the input has them at fixed offsets).
  * Then four channels at a time (dw_sums4), the rest one by one; on Helium
- * (MVE) eight or sixteen, requantized as vectors (dw_pixel). */
+ * (MVE) eight or sixteen, requantized as vectors (dw_pixel). With the DSP
+ * extension alone, a 3x3 kernel at stride 1 or 2 goes a channel at a time
+ * instead, over a plane of its inputs (dw3). */
 #include "s8_primitives.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
@@ -212,6 +214,282 @@ static inline __attribute__((always_inline)) void dw_sums4(const int8_t* const* 
   sums[3] = a3;
 }
 
+/* acc + one int16 half of a times one of b: SMLABB, SMLABT, SMLATB,
+ * SMLATT (a_top, b_top: the top halves). */
+static inline __attribute__((always_inline)) int32_t dw_smla(int32_t a, int32_t b, int32_t acc,
+                                                             int a_top, int b_top) {
+  int32_t r;
+  if (a_top && b_top) {
+    __asm__("smlatt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  } else if (a_top) {
+    __asm__("smlatb %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  } else if (b_top) {
+    __asm__("smlabt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  } else {
+    __asm__("smlabb %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(acc));
+  }
+  return r;
+}
+
+/* a.lo * b.lo + a.hi * b.hi (int16 halves). */
+static inline int32_t dw_smuad(int32_t a, int32_t b) {
+  int32_t r;
+  __asm__("smuad %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+
+/* A 3x3 kernel, dilation 1, stride 1 or 2 (dw3): one channel at a time,
+ * its input gathered into a plane that holds the padding as the zero
+ * point (whose share the bias cancels), so that no sum tests a border.
+ * Along a row, two outputs a step, a word of four inputs per kernel row
+ * and output: SXTB16 splits x0..x3 into (x0, x2) and (x1, x3), which meet
+ * the channel's (w0, w2) in an SMLAD each (stride 2: the second output's
+ * word from x2 on); the middle weights, two rows' to a word, take one
+ * SMLA<x><y> an output. An odd row's last output alone. The plane ends in
+ * a few bytes of slack that the last row's words may read past its end
+ * (into products that no kept sum takes). */
+#define DW3_PLANE_MAX 4096 /* bytes: VWW's largest plane is 50 x 50 */
+#define DW3_SUMS 256       /* outputs' sums a channel keeps before requantizing */
+/* Fewer outputs a channel than this, and a channel's own work (gather,
+ * weights, table) costs more than the pixels' loops of the general path;
+ * twice as many for each stride of 2 (twice the inputs to gather). */
+#define DW3_LEAST 16
+
+typedef struct {
+  int32_t w02[3]; /* each kernel row's (w0, w2) */
+  int32_t w1;     /* rows 0 and 1's middle weights */
+  int32_t w1_2;   /* row 2's */
+} Dw3Weights;
+
+/* One kernel row's share of one output from x0 at p (first: the row that
+ * starts the sum). top: the middle weight is w1's top half. */
+static inline __attribute__((always_inline)) int32_t dw3_one(const int8_t* p, int32_t w02,
+                                                             int32_t w1, int top, int first,
+                                                             int32_t s) {
+  const int32_t x = s8_load32(p), even = s8_lanes02(x);
+  s = first ? dw_smuad(even, w02) : s8_smlad(even, w02, s);
+  return dw_smla(s8_lanes13(x), w1, s, 0, top);
+}
+
+/* Outputs (j, j + 1)'s, stride 1: x1 meets w1 in the first, x2 in the
+ * second, (x1, x3) the second's (w0, w2). */
+static inline __attribute__((always_inline)) void dw3_pair_s1(const int8_t* p, int32_t w02,
+                                                              int32_t w1, int top, int first,
+                                                              int32_t* s0, int32_t* s1) {
+  const int32_t x = s8_load32(p), even = s8_lanes02(x), odd = s8_lanes13(x);
+  const int32_t a = first ? dw_smuad(even, w02) : s8_smlad(even, w02, *s0);
+  const int32_t b = first ? dw_smuad(odd, w02) : s8_smlad(odd, w02, *s1);
+  *s0 = dw_smla(odd, w1, a, 0, top);
+  *s1 = dw_smla(even, w1, b, 1, top);
+}
+
+/* Stride 2: the second output's (x2, x4) from the word at x2, its x3 the
+ * first word's. */
+static inline __attribute__((always_inline)) void dw3_pair_s2(const int8_t* p, int32_t w02,
+                                                              int32_t w1, int top, int first,
+                                                              int32_t* s0, int32_t* s1) {
+  const int32_t x = s8_load32(p), y = s8_load32(p + 2);
+  const int32_t even = s8_lanes02(x), odd = s8_lanes13(x), next = s8_lanes02(y);
+  const int32_t a = first ? dw_smuad(even, w02) : s8_smlad(even, w02, *s0);
+  const int32_t b = first ? dw_smuad(next, w02) : s8_smlad(next, w02, *s1);
+  *s0 = dw_smla(odd, w1, a, 0, top);
+  *s1 = dw_smla(odd, w1, b, 1, top);
+}
+
+/* Two sums at p as two STRs (the compiler's STRD takes a cycle more on
+ * the M4). */
+static inline void dw3_store2(int32_t* p, int32_t a, int32_t b) {
+  typedef struct {
+    int32_t v[2];
+  } Two;
+  __asm__("str %1, [%3]\n\tstr %2, [%3, #4]" : "=m"(*(Two*)p) : "r"(a), "r"(b), "r"(p));
+}
+
+/* rows output rows' sums from the plane's row p on (sw bytes a row, step
+ * from one output row's to the next's), out_w a row. */
+static inline __attribute__((always_inline)) void dw3_rows(const int8_t* p, int32_t sw,
+                                                           int32_t step, int32_t out_w,
+                                                           int32_t rows, int32_t stride,
+                                                           const Dw3Weights* k, int32_t* sums) {
+  const int32_t a02 = k->w02[0], b02 = k->w02[1], c02 = k->w02[2], w1 = k->w1, w1_2 = k->w1_2;
+  const int32_t pairs = (out_w & ~1) * stride;
+  for (; rows != 0; --rows, p += step) {
+    const int8_t* x = p;
+    for (const int8_t* end = p + pairs; x != end; x += 2 * stride, sums += 2) {
+      int32_t s0 = 0, s1 = 0;
+      if (stride == 1) {
+        dw3_pair_s1(x, a02, w1, 0, 1, &s0, &s1);
+        dw3_pair_s1(x + sw, b02, w1, 1, 0, &s0, &s1);
+        dw3_pair_s1(x + 2 * sw, c02, w1_2, 0, 0, &s0, &s1);
+      } else {
+        dw3_pair_s2(x, a02, w1, 0, 1, &s0, &s1);
+        dw3_pair_s2(x + sw, b02, w1, 1, 0, &s0, &s1);
+        dw3_pair_s2(x + 2 * sw, c02, w1_2, 0, 0, &s0, &s1);
+      }
+      dw3_store2(sums, s0, s1);
+    }
+    if (out_w & 1) {
+      int32_t s = dw3_one(x, a02, w1, 0, 1, 0);
+      s = dw3_one(x + sw, b02, w1, 1, 0, s);
+      *sums++ = dw3_one(x + 2 * sw, c02, w1_2, 0, 0, s);
+    }
+  }
+}
+
+/* One output (down, full: as dw_output's). */
+static inline __attribute__((always_inline)) int8_t dw3_output(int32_t sum, const S8Channel* c,
+                                                               int32_t out_zp, int32_t lo,
+                                                               int32_t hi, int down, int full) {
+  const int32_t v = s8_scale(sum, c, down);
+  return full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+}
+
+/* runs of n sums requantized (down, full: as dw_output's), a run's
+ * outputs ch bytes apart, the runs' first ones `next` apart: four a
+ * step, one after the other (registers for one). */
+static inline __attribute__((always_inline)) void dw3_requantize(
+    const int32_t* sums, int32_t runs, int32_t n, const S8Channel* c, int32_t ch, int32_t next,
+    int32_t out_zp, int32_t lo, int32_t hi, int down, int full, int8_t* out) {
+  for (; runs != 0; --runs, out += next) {
+    int8_t* o = out;
+    for (const int32_t* end = sums + (n & ~3); sums != end; sums += 4) {
+      *o = dw3_output(sums[0], c, out_zp, lo, hi, down, full);
+      o += ch;
+      *o = dw3_output(sums[1], c, out_zp, lo, hi, down, full);
+      o += ch;
+      *o = dw3_output(sums[2], c, out_zp, lo, hi, down, full);
+      o += ch;
+      *o = dw3_output(sums[3], c, out_zp, lo, hi, down, full);
+      o += ch;
+    }
+    for (int32_t i = n & 3; i != 0; --i, o += ch) {
+      *o = dw3_output(*sums++, c, out_zp, lo, hi, down, full);
+    }
+  }
+}
+
+/* What every channel of a call shares, in the plane's terms: its rows
+ * (`lines`) are the output's rows, or its columns where those are the
+ * longer (KWS's 25 x 5: fewer rows' ends, and pairs that fit), the kernel
+ * then read transposed. */
+typedef struct {
+  int8_t* plane; /* at the input's first byte */
+  int32_t* sums;
+  int32_t in_lines, in_len;        /* the input's lines and bytes a line in the plane */
+  int32_t src_line, src_step;      /* bytes from an input line to the next, along one */
+  int32_t pw, lines, len;          /* plane bytes a line; output lines, outputs a line */
+  int32_t line_stride, len_stride; /* the kernel's strides across and along lines */
+  int32_t plane_offset;            /* of the input's first byte in the plane */
+  int32_t chunk;                   /* output lines a chunk of sums */
+  int32_t tap_line, tap_step;      /* weights from a kernel line to the next, along one */
+  int32_t out_line, out_step;      /* outputs from a line to the next, along one */
+  int32_t ch, out_zp, lo, hi;
+} Dw3Call;
+
+/* One channel: src, wc, qc and out at its first input, weight, table row
+ * and output. Not inlined: dw3's frame, with its variable-length buffers,
+ * would take registers from the loops. */
+static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int8_t* src,
+                                                  const int8_t* wc, const int32_t* qc,
+                                                  int8_t* out) {
+  const int32_t pw = call->pw, len = call->len, in_len = call->in_len;
+  const int32_t src_line = call->src_line, step = call->src_step;
+  /* The gather: four bytes a store. */
+  int8_t* dst = call->plane;
+  for (int32_t r = call->in_lines; r > 0; --r, src += src_line, dst += pw) {
+    const int8_t* s = src;
+    int32_t i = 0;
+    for (; i + 4 <= in_len; i += 4, s += 4 * step) {
+      uint32_t x0 = (uint8_t)s[0], x1 = (uint8_t)s[step], x2 = (uint8_t)s[2 * step];
+      uint32_t x3 = (uint8_t)s[3 * step];
+      /* Each loaded before any is used: the M4 pipelines them. */
+      __asm__("" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
+      s8_store32(dst + i, (int32_t)(x0 | x1 << 8 | x2 << 16 | x3 << 24));
+    }
+    for (; i < in_len; ++i, s += step) dst[i] = *s;
+  }
+  const int32_t tl = call->tap_line, ts = call->tap_step;
+  const Dw3Weights k = {{dw_pair_low(wc[0], wc[2 * ts]), dw_pair_low(wc[tl], wc[tl + 2 * ts]),
+                         dw_pair_low(wc[2 * tl], wc[2 * tl + 2 * ts])},
+                        dw_pair_low(wc[ts], wc[tl + ts]),
+                        wc[2 * tl + ts]};
+  const S8Channel chan = s8_channel(qc);
+  const int32_t out_zp = call->out_zp, lo = call->lo, hi = call->hi, lines = call->lines;
+  const int32_t chunk = call->chunk, plane_step = call->line_stride * pw;
+  const int32_t len_stride = call->len_stride, out_line = call->out_line, out_step = call->out_step;
+  /* Where a chunk's lines lie one after another in the output (its rows),
+   * one run of outputs; else a run a line. */
+  const int runs_whole = out_line == len * out_step;
+  int32_t* sums = call->sums;
+  const int8_t* p = call->plane - call->plane_offset;
+  for (int32_t l = 0; l < lines; l += chunk, p += chunk * plane_step) {
+    const int32_t rows = lines - l < chunk ? lines - l : chunk;
+    if (len_stride == 1) {
+      dw3_rows(p, pw, plane_step, len, rows, 1, &k, sums);
+    } else {
+      dw3_rows(p, pw, plane_step, len, rows, 2, &k, sums);
+    }
+    const int32_t runs = runs_whole ? 1 : rows, n = runs_whole ? rows * len : len;
+    if (chan.half == 0) {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 0, 0, out);
+    } else if (lo == -128 && hi == 127) {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 1, 1, out);
+    } else {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 1, 0, out);
+    }
+    out += rows * out_line;
+  }
+}
+
+/* The whole call (every batch, every channel), the plane ph x pw. */
+static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, const int32_t* q,
+                                          int8_t* y, int32_t batch, int32_t in_h, int32_t in_w,
+                                          int32_t ch, int32_t out_h, int32_t out_w,
+                                          int32_t stride_h, int32_t stride_w, int32_t pad_h,
+                                          int32_t pad_w, int32_t in_zp, int32_t out_zp, int32_t lo,
+                                          int32_t hi) {
+  /* Lines along the output's columns where those are the longer. */
+  const int across = out_w < out_h;
+  const int32_t lines = across ? out_w : out_h, len = across ? out_h : out_w;
+  const int32_t line_stride = across ? stride_w : stride_h,
+                len_stride = across ? stride_h : stride_w;
+  const int32_t pad_line = across ? pad_w : pad_h, pad_len = across ? pad_h : pad_w;
+  const int32_t in_lines = across ? in_w : in_h, in_len = across ? in_h : in_w;
+  const int32_t ph = (lines - 1) * line_stride + 3, pw = (len - 1) * len_stride + 3;
+  int8_t plane[ph * pw + 4] __attribute__((aligned(4)));
+  const int32_t chunk = DW3_SUMS / len < lines ? DW3_SUMS / len : lines;
+  int32_t sums[chunk * len];
+  /* The padding and the slack keep the zero point; the input's lines
+   * within the plane are written again for each channel. */
+  memset(plane, in_zp, sizeof plane);
+  const Dw3Call call = {plane + pad_line * pw + pad_len,
+                        sums,
+                        in_lines < ph - pad_line ? in_lines : ph - pad_line,
+                        in_len < pw - pad_len ? in_len : pw - pad_len,
+                        across ? ch : in_w * ch,
+                        across ? in_w * ch : ch,
+                        pw,
+                        lines,
+                        len,
+                        line_stride,
+                        len_stride,
+                        pad_line * pw + pad_len,
+                        chunk,
+                        across ? ch : 3 * ch,
+                        across ? 3 * ch : ch,
+                        across ? ch : out_w * ch,
+                        across ? out_w * ch : ch,
+                        ch,
+                        out_zp,
+                        lo,
+                        hi};
+  for (int32_t b = 0; b < batch; ++b) {
+    const int8_t* image = x + b * in_h * in_w * ch;
+    int8_t* out_image = y + b * out_h * out_w * ch;
+    for (int32_t c = 0; c < ch; ++c) dw3_channel(&call, image + c, w + c, q + 3 * c, out_image + c);
+  }
+}
+
 #else
 /* Without the DSP extension: a byte load each and a multiply-accumulate,
  * the weights where they are. Sums wrap as the TE kernel's int32 sums do. */
@@ -259,7 +537,8 @@ typedef struct {
   const int8_t* w;
   const S8Channel* chans;
   int32_t ch, taps, out_zp, lo, hi;
-  int down; /* s8_all_down of chans */
+  int down;         /* s8_all_down of chans */
+  int32_t lo4, hi4; /* lo and hi in each byte */
 } DwLayer;
 
 /* One output of channel c (s8_scale's `down`; `full`: s8_clamp_full). */
@@ -270,6 +549,36 @@ static inline __attribute__((always_inline)) int8_t dw_output(int32_t sum, const
   return full ? s8_clamp_full(v, layer->out_zp)
               : s8_clamp_out(v, layer->out_zp, layer->lo, layer->hi);
 }
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* Four channels' outputs (before the zero point) as one word: each plus the
+ * zero point saturated to int8 (SSAT), packed, then clamped to [lo, hi] four
+ * bytes at once (SSUB8 sets each byte's GE flag, SEL picks by it) unless
+ * the clamp is int8's own range; one store. */
+static inline __attribute__((always_inline)) void dw_store4(int8_t* out, int32_t v0, int32_t v1,
+                                                            int32_t v2, int32_t v3,
+                                                            const DwLayer* layer, int full) {
+  const uint32_t zp = (uint32_t)layer->out_zp;
+  int32_t a, b, c, d, lo02, hi13;
+  __asm__("ssat %0, #8, %1" : "=r"(a) : "r"((int32_t)((uint32_t)v0 + zp)));
+  __asm__("ssat %0, #8, %1" : "=r"(b) : "r"((int32_t)((uint32_t)v1 + zp)));
+  __asm__("ssat %0, #8, %1" : "=r"(c) : "r"((int32_t)((uint32_t)v2 + zp)));
+  __asm__("ssat %0, #8, %1" : "=r"(d) : "r"((int32_t)((uint32_t)v3 + zp)));
+  /* (a, c) and (b, d) as halfwords, their low bytes kept, b and d a byte up. */
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(lo02) : "r"(a), "r"(c));
+  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(hi13) : "r"(b), "r"(d));
+  __asm__("uxtb16 %0, %1" : "=r"(lo02) : "r"(lo02));
+  __asm__("uxtb16 %0, %1" : "=r"(hi13) : "r"(hi13));
+  int32_t w = lo02 | (int32_t)((uint32_t)hi13 << 8);
+  if (!full) {
+    const int32_t lo4 = layer->lo4, hi4 = layer->hi4;
+    int32_t t;
+    __asm__("ssub8 %1, %0, %2\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(lo4) : "cc");
+    __asm__("ssub8 %1, %2, %0\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(hi4) : "cc");
+  }
+  s8_store32(out, w);
+}
+#endif
 
 /* One output pixel's channels, four at a time, the rest one by one (taps:
  * layer->taps, or the constant 9 whose loops unroll). */
@@ -282,10 +591,16 @@ static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* cons
   for (; c + 4 <= ch; c += 4) {
     int32_t sums[4];
     dw_sums4(at, taps, c, &layer->dw, sums);
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+    dw_store4(out + c, s8_scale(sums[0], &chans[c], down), s8_scale(sums[1], &chans[c + 1], down),
+              s8_scale(sums[2], &chans[c + 2], down), s8_scale(sums[3], &chans[c + 3], down), layer,
+              full);
+#else
     out[c] = dw_output(sums[0], &chans[c], layer, down, full);
     out[c + 1] = dw_output(sums[1], &chans[c + 1], layer, down, full);
     out[c + 2] = dw_output(sums[2], &chans[c + 2], layer, down, full);
     out[c + 3] = dw_output(sums[3], &chans[c + 3], layer, down, full);
+#endif
   }
   for (; c < ch; ++c) {
     int32_t a = 0;
@@ -329,6 +644,20 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
                                 int32_t lo, int32_t hi) {
   const int8_t* w = blob + w_off;
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+#if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && defined(__ARM_FEATURE_DSP) && \
+    __ARM_FEATURE_DSP
+  /* The output's longer side (the plane's lines) tested first: then the
+   * plane's size (every window's inputs, the padding's too) fits an int32. */
+  if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
+      stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
+      (out_w < out_h ? out_h : out_w) < DW3_SUMS &&
+      out_h * out_w >= DW3_LEAST << (stride_h + stride_w - 2) &&
+      ((out_h - 1) * stride_h + 3) * ((out_w - 1) * stride_w + 3) <= DW3_PLANE_MAX) {
+    dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
+        out_zp, lo, hi);
+    return;
+  }
+#endif
   const int32_t taps = k_h * k_w;
   int8_t zeros[ch] __attribute__((aligned(4)));
   const int8_t* at[taps + 1];
@@ -361,8 +690,17 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     chans[c] = s8_channel(q + 3 * c);
   }
   int32_t packed[dw_packed_words(ch, taps)];
-  const DwLayer layer = {dw_weights(w, ch, taps, packed), w, chans, ch, taps, out_zp, lo, hi,
-                         s8_all_down(chans, ch)};
+  const DwLayer layer = {dw_weights(w, ch, taps, packed),
+                         w,
+                         chans,
+                         ch,
+                         taps,
+                         out_zp,
+                         lo,
+                         hi,
+                         s8_all_down(chans, ch),
+                         (int32_t)(((uint32_t)lo & 0xFFu) * 0x01010101u),
+                         (int32_t)(((uint32_t)hi & 0xFFu) * 0x01010101u)};
   at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {
