@@ -551,31 +551,18 @@ static inline __attribute__((always_inline)) int8_t dw_output(int32_t sum, const
 }
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-/* Four channels' outputs (before the zero point) as one word: each plus the
- * zero point saturated to int8 (SSAT), packed, then clamped to [lo, hi] four
- * bytes at once (SSUB8 sets each byte's GE flag, SEL picks by it) unless
+/* Four channels' outputs (before the zero point) as one word
+ * (S8_PACK_BYTE), clamped to [lo, hi] four bytes at once (s8_clamp4) unless
  * the clamp is int8's own range; one store. */
 static inline __attribute__((always_inline)) void dw_store4(int8_t* out, int32_t v0, int32_t v1,
                                                             int32_t v2, int32_t v3,
                                                             const DwLayer* layer, int full) {
-  const uint32_t zp = (uint32_t)layer->out_zp;
-  int32_t a, b, c, d, lo02, hi13;
-  __asm__("ssat %0, #8, %1" : "=r"(a) : "r"((int32_t)((uint32_t)v0 + zp)));
-  __asm__("ssat %0, #8, %1" : "=r"(b) : "r"((int32_t)((uint32_t)v1 + zp)));
-  __asm__("ssat %0, #8, %1" : "=r"(c) : "r"((int32_t)((uint32_t)v2 + zp)));
-  __asm__("ssat %0, #8, %1" : "=r"(d) : "r"((int32_t)((uint32_t)v3 + zp)));
-  /* (a, c) and (b, d) as halfwords, their low bytes kept, b and d a byte up. */
-  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(lo02) : "r"(a), "r"(c));
-  __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(hi13) : "r"(b), "r"(d));
-  __asm__("uxtb16 %0, %1" : "=r"(lo02) : "r"(lo02));
-  __asm__("uxtb16 %0, %1" : "=r"(hi13) : "r"(hi13));
-  int32_t w = lo02 | (int32_t)((uint32_t)hi13 << 8);
-  if (!full) {
-    const int32_t lo4 = layer->lo4, hi4 = layer->hi4;
-    int32_t t;
-    __asm__("ssub8 %1, %0, %2\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(lo4) : "cc");
-    __asm__("ssub8 %1, %2, %0\n\tsel %0, %0, %2" : "+r"(w), "=&r"(t) : "r"(hi4) : "cc");
-  }
+  int32_t w = 0;
+  S8_PACK_BYTE(w, v0, layer->out_zp, 0);
+  S8_PACK_BYTE(w, v1, layer->out_zp, 8);
+  S8_PACK_BYTE(w, v2, layer->out_zp, 16);
+  S8_PACK_BYTE(w, v3, layer->out_zp, 24);
+  if (!full) w = s8_clamp4(w, layer->lo4, layer->hi4);
   s8_store32(out, w);
 }
 #endif
