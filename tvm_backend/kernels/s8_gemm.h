@@ -84,6 +84,20 @@ typedef struct {
           : "=&r"(x02), "=&r"(x13)          \
           : "r"(c), "m"(*(const S8Groups*)(c)))
 
+/* The same two words for s8_dot_2x2's step. Where a load takes two cycles
+ * and an LDR after an LDR one (the M4's and M33's timings), two LDRs: after
+ * the weights' two loads they take a cycle each, where an LDRD takes three.
+ * Where every load takes one cycle (the M7: targets.c_kernel_flags defines
+ * FFI_CORE_KERNELS_ONE_CYCLE_LOADS), the LDRD, an instruction fewer. */
+#if defined(FFI_CORE_KERNELS_ONE_CYCLE_LOADS)
+#define S8_LOAD_WORDS S8_LOAD_GROUP
+#else
+#define S8_LOAD_WORDS(c, offset, x02, x13)                               \
+  __asm__("ldr %0, [%2, #" #offset "]\n\tldr %1, [%2, #" #offset " + 4]" \
+          : "=&r"(x02), "=&r"(x13)                                       \
+          : "r"(c), "m"(*(const S8Groups*)(c)))
+#endif
+
 /* A column group as the four-product step takes it: its two words. */
 typedef struct {
   int32_t x02, x13;
@@ -106,17 +120,17 @@ static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
 }
 
 /* Four k of rows w0 w1 (from byte wk on) against both columns' group at
- * byte ck: 2 weight words, 2 LDRD, 4 SXTB16, 8 SMLAD. */
+ * byte ck: 2 weight words, 2 column groups, 4 SXTB16, 8 SMLAD. */
 #define S8_STEP_2X2(wk, ck0, ck1)                             \
   do {                                                        \
     int32_t wa = s8_load32(w0 + wk), wb = s8_load32(w1 + wk); \
+    int32_t x02, x13;                                         \
+    S8_LOAD_WORDS(c, ck0, x02, x13);                          \
     int32_t wa02 = s8_lanes02(wa), wa13 = s8_lanes13(wa);     \
     int32_t wb02 = s8_lanes02(wb), wb13 = s8_lanes13(wb);     \
-    int32_t x02, x13;                                         \
-    S8_LOAD_GROUP(c, ck0, x02, x13);                          \
     a00 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a00));      \
     a10 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a10));      \
-    S8_LOAD_GROUP(c, ck1, x02, x13);                          \
+    S8_LOAD_WORDS(c, ck1, x02, x13);                          \
     a01 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a01));      \
     a11 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a11));      \
   } while (0)

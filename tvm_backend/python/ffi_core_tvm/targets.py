@@ -58,8 +58,13 @@ def c_kernel_flags(cpu):
     """The C micro-kernels' flags for cpu beyond compile.C_KERNEL_FLAGS: on
     the M55, GCC's second scheduling pass, which sets MVE loads beside MVE
     arithmetic for the dual-beat overlap (modeled cycles: KWS 2.11 M to
-    2.05 M, VWW 7.72 M to 7.62 M; the first pass spills: 2.24 M, 7.98 M)."""
-    return ["-fschedule-insns2"] if cpu == "cortex-m55" else []
+    2.05 M, VWW 7.72 M to 7.62 M; the first pass spills: 2.24 M, 7.98 M);
+    on the M7, whose loads take a cycle each, the GEMM's LDRDs (s8_gemm.h)."""
+    if cpu == "cortex-m55":
+        return ["-fschedule-insns2"]
+    if cpu == "cortex-m7":
+        return ["-DFFI_CORE_KERNELS_ONE_CYCLE_LOADS"]
+    return []
 
 
 def c_compiler(cpu):
