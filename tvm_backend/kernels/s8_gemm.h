@@ -103,19 +103,12 @@ typedef struct {
   int32_t x02, x13;
 } S8Group;
 
-/* The group at *c, *c past it: two LDRs with post-increment (an LDRD
- * where loads take a cycle each; S8_LOAD_WORDS says why). */
+/* The group at *c, *c past it: one LDRD with post-increment. */
 static inline S8Group s8_group_next(const int16_t** c) {
   S8Group g;
-#if defined(FFI_CORE_KERNELS_ONE_CYCLE_LOADS)
   __asm__("ldrd %0, %1, [%2], #8"
           : "=&r"(g.x02), "=&r"(g.x13), "+r"(*c)
           : "m"(*(const int64_t*)(const void*)*c));
-#else
-  __asm__("ldr %0, [%2], #4\n\tldr %1, [%2], #4"
-          : "=&r"(g.x02), "=&r"(g.x13), "+r"(*c)
-          : "m"(*(const int64_t*)(const void*)*c));
-#endif
   return g;
 }
 
