@@ -3,7 +3,9 @@
 model on one board, from a run of scripts/mlperf-tiny.sh --direct: the
 cycle model's regions after the inferences are the kernels, timed alone in
 the order of model_data.h's kKernelCalls. Prints each call, then each
-kernel kind's total, largest first: where a model's cycles go.
+kernel kind's total, largest first: where a model's cycles go. Each call's
+region is the cycle model's number for it (region=K with profile=FILE:
+scripts/cycle-profile.py).
 
 Usage: scripts/mlperf-layers.py BOARD MODEL   (MODEL: kws, vww, resnet8, ad)
 """
@@ -32,12 +34,12 @@ def main():
     cycles, insns = regions[inferences - 1]
     print(f"{model} on {board}: {cycles / 1e6:.3f} M cycles, {insns / 1e6:.3f} M instructions "
           "an inference")
-    print("| kernel | output shape | M cycles | M instructions | cycles / instruction |")
-    print("|---|---|---|---|---|")
+    print("| kernel | region | output shape | M cycles | M instructions | cycles / instruction |")
+    print("|---|---|---|---|---|---|")
     kinds = {}
-    for (name, args), (c, i) in zip(calls, regions[inferences:]):
+    for k, ((name, args), (c, i)) in enumerate(zip(calls, regions[inferences:])):
         shape = re.findall(r"\{(\d+(?:, \d+)*)\}, (?:true|false), (?:true|false)", args)[-1]
-        print(f"| {name} | {shape} | {c / 1e6:.3f} | {i / 1e6:.3f} | {c / max(i, 1):.2f} |")
+        print(f"| {name} | {inferences + k + 1} | {shape} | {c / 1e6:.3f} | {i / 1e6:.3f} | {c / max(i, 1):.2f} |")
         kind = kinds.setdefault(re.sub(r"\d+$", "", name), [0, 0])
         kind[0] += c
         kind[1] += i

@@ -10,7 +10,10 @@
 // cortex-m7, cortex-m33, cortex-m55, rv32imac, rv32imc). With begin and end
 // (code addresses, as nm prints them) each run from begin's entry to end's
 // prints one line "cycle-model: region K: C cycles, I instructions"; the
-// totals print at exit.
+// totals print at exit. With profile=FILE (and region=K: only region K's
+// runs), each instruction's address, runs and cycles go to FILE at exit, a
+// line each ("ADDR RUNS CYCLES", one line per translation): where the
+// cycles go, which scripts/cycle-profile.py maps onto functions and lines.
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -114,9 +117,12 @@ typedef struct Insn {
   uint16_t addr;    // Arm: the registers a load or store's address reads
   uint16_t writes;  // Arm: the registers a data-processing instruction writes
   uint64_t vaddr;   // RISC-V branches: where the predictor keys them
+  uint64_t runs;    // profile=: the instruction's runs and cycles
+  uint64_t cycles;
 } Insn;
 
 typedef struct Block {
+  struct Block* next;  // every translation, for profile='s report
   uint64_t vaddr;
   uint64_t fallthrough;
   size_t n;
@@ -239,11 +245,18 @@ static uint64_t g_end = UINT64_MAX;
 // What execution has reached (one vCPU: the boards have one core).
 static uint64_t g_cycles;
 static uint64_t g_insns;
-static const Block* g_prev_block;
+static Block* g_prev_block;
 static Insn g_prev = {.cls = kAlu, .rd = 0xff};
 static uint64_t g_region_cycles;
 static uint64_t g_region_insns;
 static unsigned g_regions;
+static bool g_in_region;  // between a begin and its end
+
+// profile=: every translation, to report at exit; which region (0: all).
+static const char* g_profile_path;
+static unsigned g_profile_region;
+static Block* g_blocks;
+static bool g_prev_profiled;  // whether the block before was counted
 
 // RISC-V: when each register's value is ready, and when the multiply/divide
 // unit frees, in g_cycles' time.
@@ -588,19 +601,28 @@ static void RunRv(const Insn* i) {
 
 static void OnBlock(unsigned vcpu_index, void* userdata) {
   (void)vcpu_index;
-  const Block* b = userdata;
+  Block* b = userdata;
+  const uint64_t settled = g_cycles;
   SettleBranch(b->vaddr);
+  // A refill is the branch's: the block before's last instruction.
+  if (g_prev_profiled) g_prev_block->insns[g_prev_block->n - 1].cycles += g_cycles - settled;
   if (b->vaddr == g_begin) {
     g_region_cycles = g_cycles;
     g_region_insns = g_insns;
+    g_in_region = true;
   } else if (b->vaddr == g_end) {
     char line[128];
     snprintf(line, sizeof line,
              "cycle-model: region %u: %" PRIu64 " cycles, %" PRIu64 " instructions\n", ++g_regions,
              g_cycles - g_region_cycles, g_insns - g_region_insns);
     qemu_plugin_outs(line);
+    g_in_region = false;
   }
+  const bool profiled =
+      g_profile_path != NULL &&
+      (g_profile_region == 0 || (g_in_region && g_regions + 1 == g_profile_region));
   for (size_t k = 0; k < b->n; ++k) {
+    const uint64_t before = g_cycles;
     if (g_core->riscv) {
       RunRv(&b->insns[k]);
     } else {
@@ -608,9 +630,14 @@ static void OnBlock(unsigned vcpu_index, void* userdata) {
       // A cached loop's LE is never issued: MVE overlaps across it.
       if (b->insns[k].cls != kLoopEnd) g_prev = b->insns[k];
     }
+    if (profiled) {
+      b->insns[k].runs += 1;
+      b->insns[k].cycles += g_cycles - before;
+    }
   }
   g_insns += b->n;
   g_prev_block = b;
+  g_prev_profiled = profiled && b->n != 0;
 }
 
 static void OnTranslate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
@@ -630,6 +657,8 @@ static void OnTranslate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     b->insns[k].vaddr = qemu_plugin_insn_vaddr(insn);
     b->fallthrough = b->insns[k].vaddr + size;
   }
+  b->next = g_blocks;
+  g_blocks = b;
   qemu_plugin_register_vcpu_tb_exec_cb(tb, OnBlock, QEMU_PLUGIN_CB_NO_REGS, b);
 }
 
@@ -641,6 +670,21 @@ static void OnExit(qemu_plugin_id_t id, void* userdata) {
            "cycle-model: %s: %" PRIu64 " cycles, %" PRIu64 " instructions in all\n", g_core->name,
            g_cycles, g_insns);
   qemu_plugin_outs(line);
+  if (g_profile_path == NULL) return;
+  FILE* f = fopen(g_profile_path, "w");
+  if (f == NULL) {
+    fprintf(stderr, "cycle-model: cannot write %s\n", g_profile_path);
+    return;
+  }
+  for (const Block* b = g_blocks; b != NULL; b = b->next) {
+    for (size_t k = 0; k < b->n; ++k) {
+      const Insn* i = &b->insns[k];
+      if (i->runs != 0) {
+        fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", i->vaddr, i->runs, i->cycles);
+      }
+    }
+  }
+  if (fclose(f) != 0) fprintf(stderr, "cycle-model: cannot write %s\n", g_profile_path);
 }
 
 // A code address, with a Thumb function's bit 0 cleared.
@@ -668,6 +712,14 @@ int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info, int argc, 
       ok = ParseAddress(a + 6, &g_begin);
     } else if (strncmp(a, "end=", 4) == 0) {
       ok = ParseAddress(a + 4, &g_end);
+    } else if (strncmp(a, "profile=", 8) == 0) {
+      g_profile_path = a + 8;
+      ok = a[8] != '\0';
+    } else if (strncmp(a, "region=", 7) == 0) {
+      char* end = NULL;
+      const unsigned long v = strtoul(a + 7, &end, 10);
+      ok = end != a + 7 && *end == '\0' && v > 0 && v < UINT32_MAX;
+      g_profile_region = (unsigned)v;
     }
     if (!ok) {
       fprintf(stderr, "cycle-model: bad argument '%s'\n", a);

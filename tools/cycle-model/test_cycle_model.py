@@ -8,6 +8,9 @@ the branch into region_end: B 1 + P, P = 2 on the mainline cores, 1 on the
 M0+; J 1 on the E31 (predicted). Both are in every count below: + 4 on the
 mainline cores, + 3 on the M0+, + 2 on the E31.
 
+Each run also writes the region's profile (profile=, region=1), whose
+instructions' cycles must add up to the region's.
+
 Usage: test_cycle_model.py WORK_DIR   (builds the plugin there: build.sh)
 """
 import os
@@ -237,7 +240,9 @@ def build(name, isa, setup, body, work):
 
 
 def run(plugin, isa, cpu, elf, begin, end, log):
-    args = f"file={plugin},cpu={cpu},begin={begin:#x},end={end:#x}"
+    """The region's cycles, and the sum of its profile's (profile=, region=1)."""
+    profile = log + ".profile"
+    args = f"file={plugin},cpu={cpu},begin={begin:#x},end={end:#x},profile={profile},region=1"
     if isa == "rv":
         cmd = ["qemu-system-riscv32", "-machine", "virt", "-bios", "none", "-kernel", elf]
     else:
@@ -248,7 +253,8 @@ def run(plugin, isa, cpu, elf, begin, end, log):
     subprocess.run([*cmd, "-nographic", "-icount", "shift=0", "-plugin", args, "-d", "plugin",
                     "-D", log], check=True, timeout=60, stdin=subprocess.DEVNULL)
     found = re.findall(r"region 1: (\d+) cycles", open(log).read())
-    return int(found[0]) if found else None
+    profiled = sum(int(line.split()[2]) for line in open(profile))
+    return (int(found[0]) if found else None), profiled
 
 
 def main():
@@ -261,10 +267,12 @@ def main():
     for name, (isa, setup, body, expected) in CASES.items():
         elf, begin, end = build(name, isa, setup, body, work)
         for cpu, want in expected.items():
-            got = run(plugin, isa, cpu, elf, begin, end, os.path.join(work, name + ".log"))
-            ok = got == want
+            got, profiled = run(plugin, isa, cpu, elf, begin, end,
+                                os.path.join(work, name + ".log"))
+            ok = got == want and profiled == got
             failed += not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {name} on {cpu}: {got} cycles, manual {want}")
+            print(f"{'ok  ' if ok else 'FAIL'} {name} on {cpu}: {got} cycles, manual {want}, "
+                  f"profile {profiled}")
     print(f"{failed} failed")
     return 1 if failed else 0
 
