@@ -66,9 +66,8 @@ static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t 
               sum += v * w[(kh * k_w + kw) * ch + c];
             }
           }
-          const S8Channel chan = s8_channel(q + 3 * c);
-          g_expected[((b * out_h + oh) * out_w + ow) * ch + c] =
-              s8_requantize(sum, &chan, out_zp, lo, hi);
+          const S8Channel chan = s8_channel(q + 3 * c, out_zp);
+          g_expected[((b * out_h + oh) * out_w + ow) * ch + c] = s8_requantize(sum, &chan, lo, hi);
         }
       }
     }

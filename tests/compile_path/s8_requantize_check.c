@@ -2,8 +2,9 @@
  * reference arithmetic written out step by step (gemmlowp's
  * SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT in its masked
  * form), over every right shift, edge values of the sum and the mantissa,
- * and seeded random ones. Prints the first mismatches and exits non-zero
- * if any. */
+ * and seeded random ones; and each form s8_value takes (S8_FOLDED where the
+ * channel allows it) against the same value plus an int8 zero point,
+ * unclamped. Prints the first mismatches and exits non-zero if any. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -33,7 +34,7 @@ int main(void) {
       0, 1, -1, 2, -2, INT32_MAX, INT32_MIN, 1 << 30, -(1 << 30), INT32_MAX - 1, INT32_MIN + 1};
   const int32_t n_edges = (int32_t)(sizeof(edges) / sizeof(edges[0]));
   uint64_t seed = 0x9E3779B97F4A7C15u;
-  long failures = 0;
+  long failures = 0, folded = 0;
   for (long i = 0; i < 4000000; ++i) {
     const uint32_t pick = next(&seed);
     const int32_t acc = pick % 4 == 0 ? edges[next(&seed) % n_edges]
@@ -52,13 +53,26 @@ int main(void) {
     const int32_t zp = (int32_t)(0u - (uint32_t)y + next(&seed) % 256 - 128u);
     const int32_t v = (int32_t)((uint32_t)y + (uint32_t)zp);
     const int32_t want = v > 127 ? 127 : v < -128 ? -128 : v;
-    const S8Channel c = s8_channel(q);
-    const int32_t got = s8_requantize(acc, &c, zp, -128, 127);
+    const S8Channel c = s8_channel(q, zp);
+    const int32_t got = s8_requantize(acc, &c, -128, 127);
     if (want != got && failures++ < 10) {
       printf("acc %d, table {%d, %d, %d}, zero point %d: want %d, got %d\n", acc, q[0], q[1], q[2],
              zp, want, got);
     }
+    const int32_t zp8 = (int32_t)(next(&seed) % 256) - 128;
+    const int32_t want8 = (int32_t)((uint32_t)y + (uint32_t)zp8);
+    const S8Channel c8 = s8_channel_folded(q, zp8);
+    /* Every form the channel allows: S8_ANY up to its own. */
+    const S8Form own = s8_channel_form(&c8);
+    folded += own == S8_FOLDED;
+    for (int32_t f = S8_ANY; f <= (int32_t)own; ++f) {
+      const int32_t got8 = s8_value(acc, &c8, (S8Form)f);
+      if (want8 != got8 && failures++ < 10) {
+        printf("acc %d, table {%d, %d, %d}, zero point %d, form %d: want %d, got %d\n", acc, q[0],
+               q[1], q[2], zp8, (int)f, want8, got8);
+      }
+    }
   }
-  printf("s8_requantize: %ld mismatches\n", failures);
-  return failures != 0;
+  printf("s8_requantize: %ld mismatches, %ld samples in S8_FOLDED\n", failures, folded);
+  return failures != 0 || folded == 0;
 }

@@ -92,16 +92,16 @@ static void add_table(int32_t* table, int32_t zp, int32_t mantissa, int32_t shif
     table[v] = add_scale((v - zp) * (1 << 20), mantissa, shift - 31);
 }
 
-/* Every output: the two inputs' scaled values looked up, their sum scaled
- * as s8_scale does (`down`: the output's exponent is 1 or more; `full`:
- * the clamp is int8's own range). */
-static inline __attribute__((always_inline)) void add_all(
-    const int8_t* a, const int8_t* b, int8_t* y, int32_t size, const int32_t* ta, const int32_t* tb,
-    const S8Channel* out, int32_t out_zp, int32_t lo, int32_t hi, int down, int full) {
+/* Every output: the two inputs' scaled values looked up, their sum
+ * requantized as s8_out does (form, full: its). */
+static inline __attribute__((always_inline)) void add_all(const int8_t* a, const int8_t* b,
+                                                          int8_t* y, int32_t size,
+                                                          const int32_t* ta, const int32_t* tb,
+                                                          const S8Channel* out, int32_t lo,
+                                                          int32_t hi, S8Form form, int full) {
   const S8Channel c = *out;
   for (const int8_t* end = a + size; a != end; ++a, ++b, ++y) {
-    const int32_t v = s8_scale(ta[*a] + tb[*b], &c, down);
-    *y = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+    *y = s8_out(ta[*a] + tb[*b], &c, form, lo, hi, full);
   }
 }
 #endif
@@ -155,13 +155,15 @@ void ffi_core_add_s8(const int8_t* a, const int8_t* b, int8_t* y, int32_t size, 
   add_table(ta, a_zp, a_mantissa, a_shift);
   add_table(tb, b_zp, b_mantissa, b_shift);
   const int32_t q[3] = {0, out_mantissa, out_shift};
-  const S8Channel out = s8_channel(q);
-  if (out.half != 0 && lo == -128 && hi == 127) {
-    add_all(a, b, y, size, ta, tb, &out, out_zp, lo, hi, 1, 1);
+  const S8Channel out = s8_channel_folded(q, out_zp);
+  if (out.high != 0 && lo == -128 && hi == 127) {
+    add_all(a, b, y, size, ta, tb, &out, lo, hi, S8_FOLDED, 1);
+  } else if (out.high != 0) {
+    add_all(a, b, y, size, ta, tb, &out, lo, hi, S8_FOLDED, 0);
   } else if (out.half != 0) {
-    add_all(a, b, y, size, ta, tb, &out, out_zp, lo, hi, 1, 0);
+    add_all(a, b, y, size, ta, tb, &out, lo, hi, S8_DOWN, 0);
   } else {
-    add_all(a, b, y, size, ta, tb, &out, out_zp, lo, hi, 0, 0);
+    add_all(a, b, y, size, ta, tb, &out, lo, hi, S8_ANY, 0);
   }
 #endif
 }

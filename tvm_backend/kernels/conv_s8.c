@@ -188,6 +188,8 @@ static __attribute__((noinline)) void im2col_rows_edge(const int8_t* x, const in
   }
 }
 
+static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c, int8_t* row);
+
 /* Column c of output pixel p of image x (end: the image's end) where each
  * kernel row's k_w * in_c inputs are read as g->row4 bytes, a word at a time
  * (the whole window inside, as most pixels' is, in place). */
@@ -200,6 +202,9 @@ static inline __attribute__((always_inline)) void im2col_rows(const int8_t* x, c
   if (iw0 >= 0 && iw0 + g->k_w <= g->in_w && ih0 >= 0 && ih_last < g->in_h &&
       end - (x + (ih_last * g->in_w + iw0) * g->in_c) >= g->row4) {
     widen_rows(x + (ih0 * g->in_w + iw0) * g->in_c, g, c);
+  } else if (g->in_c % 4 == 0) {
+    /* Whole words a tap: the padding's are filled a word at a time. */
+    im2col(x, p, g, c, row);
   } else {
     im2col_rows_edge(x, end, ih0, iw0, g, c, row);
   }
@@ -207,8 +212,7 @@ static inline __attribute__((always_inline)) void im2col_rows(const int8_t* x, c
 
 /* Column c of output pixel p of image x: its taps' inputs, widened (row:
  * scratch for the taps' bytes). */
-static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c,
-                          int8_t* row) {
+static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c, int8_t* row) {
   if (g->k_h == 1 && g->k_w == 1 && g->pad_h == 0 && g->pad_w == 0) {
     /* A 1x1 kernel without padding: the column is one input pixel's
      * channels (pixel p itself at stride 1), with no bounds to test. */
@@ -220,7 +224,7 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
   }
   int32_t oh = p / g->out_w, ow = p % g->out_w;
   if (g->in_c % 4 == 0) {
-    int32_t zeros = (int32_t)(((uint32_t)g->in_zp & 0xFFu) * 0x01010101u);
+    const int32_t zeros = s8_bytes4(g->in_zp);
     int16_t* group = c->group;
     const int32_t step = c->step, in_c = g->in_c;
     /* A kernel row wholly inside the input: one run of its taps' inputs. */
@@ -276,27 +280,26 @@ static inline void im2col(const int8_t* x, int32_t p, const Geometry* g, const S
 }
 
 /* Each channel's outputs y0[ch] (and y1[ch] for a second column) from the
- * sums of `cols` columns side by side, twice rounded (s8_scale), a channel
- * read once for both; `down` and `full` (the clamp is int8's own range,
- * one SSAT) known to the loop, so that no output tests them. */
+ * sums of `cols` columns side by side, a channel read once for both; the
+ * requantization's form and `full` (s8_clamp's) known to the loop, so that
+ * no output tests them. */
 static inline __attribute__((always_inline)) void requantize_in(const int32_t* sums, int32_t cols,
                                                                 const S8Channel* chans,
-                                                                int32_t channels, int32_t out_zp,
-                                                                int32_t lo, int32_t hi, int8_t* y0,
-                                                                int8_t* y1, int down, int full) {
+                                                                int32_t channels, int32_t lo,
+                                                                int32_t hi, int8_t* y0, int8_t* y1,
+                                                                S8Form form, int full) {
   if (cols == 2) {
     int32_t ch = 0;
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
     if (!full) {
       /* Four channels a word for each pixel, clamped four bytes at once
        * (s8_clamp4) rather than each output twice compared. */
-      const int32_t lo4 = (int32_t)(((uint32_t)lo & 0xFFu) * 0x01010101u);
-      const int32_t hi4 = (int32_t)(((uint32_t)hi & 0xFFu) * 0x01010101u);
-#define CONV_PACK(k, at)                                               \
-  do {                                                                 \
-    const S8Channel c = chans[ch + k];                                 \
-    S8_PACK_BYTE(w0, s8_scale(sums[2 * k], &c, down), out_zp, at);     \
-    S8_PACK_BYTE(w1, s8_scale(sums[2 * k + 1], &c, down), out_zp, at); \
+      const int32_t lo4 = s8_bytes4(lo), hi4 = s8_bytes4(hi);
+#define CONV_PACK(k, at)                                       \
+  do {                                                         \
+    const S8Channel c = chans[ch + k];                         \
+    S8_PACK_BYTE(w0, s8_value(sums[2 * k], &c, form), at);     \
+    S8_PACK_BYTE(w1, s8_value(sums[2 * k + 1], &c, form), at); \
   } while (0)
       for (; ch + 4 <= channels; ch += 4, sums += 8) {
         int32_t w0 = 0, w1 = 0;
@@ -313,31 +316,32 @@ static inline __attribute__((always_inline)) void requantize_in(const int32_t* s
     for (; ch < channels; ++ch, sums += 2) {
       /* A copy: the int8 stores could alias the table, and reload it. */
       const S8Channel c = chans[ch];
-      const int32_t v0 = s8_scale(sums[0], &c, down), v1 = s8_scale(sums[1], &c, down);
-      y0[ch] = full ? s8_clamp_full(v0, out_zp) : s8_clamp_out(v0, out_zp, lo, hi);
-      y1[ch] = full ? s8_clamp_full(v1, out_zp) : s8_clamp_out(v1, out_zp, lo, hi);
+      y0[ch] = s8_out(sums[0], &c, form, lo, hi, full);
+      y1[ch] = s8_out(sums[1], &c, form, lo, hi, full);
     }
     return;
   }
   for (int32_t ch = 0; ch < channels; ++ch) {
     const S8Channel c = chans[ch];
-    const int32_t v = s8_scale(sums[ch], &c, down);
-    y0[ch] = full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
+    y0[ch] = s8_out(sums[ch], &c, form, lo, hi, full);
   }
 }
 
 /* Not inlined: the caller's frame, with its variable-length buffers,
  * would take a register. */
 static __attribute__((noinline)) void requantize(const int32_t* sums, int32_t cols,
-                                                 const S8Channel* chans, int32_t channels, int down,
-                                                 int32_t out_zp, int32_t lo, int32_t hi, int8_t* y0,
+                                                 const S8Channel* chans, int32_t channels,
+                                                 S8Form form, int32_t lo, int32_t hi, int8_t* y0,
                                                  int8_t* y1) {
-  if (down && lo == -128 && hi == 127) {
-    requantize_in(sums, cols, chans, channels, out_zp, lo, hi, y0, y1, 1, 1);
-  } else if (down) {
-    requantize_in(sums, cols, chans, channels, out_zp, lo, hi, y0, y1, 1, 0);
+  const int full = lo == -128 && hi == 127;
+  if (form == S8_FOLDED && full) {
+    requantize_in(sums, cols, chans, channels, lo, hi, y0, y1, S8_FOLDED, 1);
+  } else if (form == S8_FOLDED) {
+    requantize_in(sums, cols, chans, channels, lo, hi, y0, y1, S8_FOLDED, 0);
+  } else if (form == S8_DOWN) {
+    requantize_in(sums, cols, chans, channels, lo, hi, y0, y1, S8_DOWN, 0);
   } else {
-    requantize_in(sums, cols, chans, channels, out_zp, lo, hi, y0, y1, 0, 0);
+    requantize_in(sums, cols, chans, channels, lo, hi, y0, y1, S8_ANY, 0);
   }
 }
 
@@ -346,26 +350,27 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
                       int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
-  /* Channels not in fours whose kernel rows are not whole words either (a
-   * first layer's 3 channels): each kernel row's inputs, contiguous where
-   * dil_w is 1, are read a word at a time, k_w * in_c rounded up to row4,
+  /* Where dil_w is 1, each kernel row's inputs are contiguous and read a
+   * word at a time (im2col_rows), a window inside the input in place. Rows
+   * not whole words (a first layer's 3 channels) are rounded up to row4,
    * against a copy of the weights with 0 in the extra places (when the copy
-   * is small: it takes the stack). Otherwise they are gathered byte by
-   * byte, whole rows a word at a time. */
+   * is small: it takes the stack). Otherwise taps are gathered one by one,
+   * bytes where the channels are not in fours. */
   const int32_t span = k_w * in_c, row4 = (span + 3) & ~3;
-  const int rows = dil_w == 1 && row4 != span && out_c * k_h * row4 <= CONV_ROW_WEIGHTS;
+  const int padded_rows = row4 != span && out_c * k_h * row4 <= CONV_ROW_WEIGHTS;
+  const int rows = dil_w == 1 && k_h * k_w > 1 && (row4 == span || padded_rows);
   const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,   stride_h,
                       stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, rows ? row4 : 0};
   /* Each channel's requantization derived once a call, not once a pixel. */
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   S8Channel chans[out_c];
-  for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel(q + 3 * c);
-  const int down = s8_all_down(chans, out_c);
+  for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel_folded(q + 3 * c, out_zp);
+  const S8Form form = s8_form(chans, out_c);
   const int8_t* w = blob + w_off;
   const int32_t n = rows ? k_h * row4 : k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;
-  int8_t padded[rows ? out_c * n : 1] __attribute__((aligned(4)));
-  if (rows) {
+  int8_t padded[rows && padded_rows ? out_c * n : 1] __attribute__((aligned(4)));
+  if (rows && padded_rows) {
     for (int32_t r = 0; r < out_c * k_h; ++r) {
       for (int32_t i = 0; i < row4; ++i) padded[r * row4 + i] = i < span ? w[r * span + i] : 0;
     }
@@ -374,17 +379,24 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   /* Word aligned: the DSP kernels read it with LDRD. */
   int16_t buffer[2 * n] __attribute__((aligned(4)));
   int32_t sums[2 * out_c];
-  /* The taps' bytes, gathered only where the channels are not in fours. */
-  int8_t row[in_c % 4 != 0 ? n : 1] __attribute__((aligned(4)));
+  /* The taps' bytes, gathered where the channels are not in fours or a
+   * window's rows meet an edge. */
+  int8_t row[in_c % 4 != 0 || rows ? n : 1] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
   const S8Column alone = s8_column(buffer, n, 1, 0);
+  /* A 1x1 kernel at stride 1 without padding: each column one input
+   * pixel's channels, widened here rather than in a call a pixel. */
+  const int pointwise = n == in_c && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * in_c;
     const int8_t* end = image + in_h * in_w * in_c;
     int8_t* out = y + b * pixels * out_c;
     int32_t p = 0;
     for (; p + 2 <= pixels; p += 2) {
-      if (rows) {
+      if (pointwise) {
+        s8_widen(image + p * in_c, &pair0, in_c);
+        s8_widen(image + (p + 1) * in_c, &pair1, in_c);
+      } else if (rows) {
         im2col_rows(image, end, p, &g, &pair0, row);
         im2col_rows(image, end, p + 1, &g, &pair1, row);
       } else {
@@ -392,8 +404,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
         im2col(image, p + 1, &g, &pair1, row);
       }
       ffi_core_s8_sums_2cols(w, buffer, n, out_c, sums);
-      requantize(sums, 2, chans, out_c, down, out_zp, lo, hi, out + p * out_c,
-                 out + (p + 1) * out_c);
+      requantize(sums, 2, chans, out_c, form, lo, hi, out + p * out_c, out + (p + 1) * out_c);
     }
     if (p < pixels) {
       if (rows) {
@@ -402,7 +413,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
         im2col(image, p, &g, &alone, row);
       }
       ffi_core_s8_sums_1col(w, buffer, n, out_c, sums);
-      requantize(sums, 1, chans, out_c, down, out_zp, lo, hi, out + p * out_c, 0);
+      requantize(sums, 1, chans, out_c, form, lo, hi, out + p * out_c, 0);
     }
   }
 }

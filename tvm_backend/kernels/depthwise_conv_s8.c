@@ -42,6 +42,18 @@ static inline __attribute__((always_inline)) S8Channels4 dw_channels4(const DwRe
 /* A block's eight channels' predicate. */
 #define DW_ALL ((mve_pred16_t)0xFFFF)
 
+/* A block's sums (in dw_lane's order) from channel c on, one by one from
+ * the table (S8_SCALAR). Not inlined: the vector forms' loops keep their
+ * registers. */
+static __attribute__((noinline)) void dw_store_scalar(const int32_t* sums, int32_t c,
+                                                      const DwRequant* rq, mve_pred16_t p,
+                                                      int8_t* out) {
+  for (int32_t i = 0; i < 8 && (p >> (2 * i)) & 1; ++i) {
+    const S8Channel ch = s8_channel(rq->q + 3 * (c + i), rq->out_zp);
+    out[c + i] = s8_requantize(sums[dw_lane(i)], &ch, rq->lo, rq->hi);
+  }
+}
+
 /* A block's sums from channel c on, requantized, stored (the channels that
  * p keeps: every one where p is `all`, with no predicate to set). */
 static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int32x4_t odd,
@@ -52,10 +64,7 @@ static inline __attribute__((always_inline)) void dw_store8(int32x4_t even, int3
     int32_t sums[8];
     vstrwq_s32(sums, even);
     vstrwq_s32(sums + 4, odd);
-    for (int32_t i = 0; i < 8 && (p >> (2 * i)) & 1; ++i) {
-      const S8Channel ch = s8_channel(rq->q + 3 * (c + i));
-      out[c + i] = s8_requantize(sums[dw_lane(i)], &ch, rq->out_zp, rq->lo, rq->hi);
-    }
+    dw_store_scalar(sums, c, rq, p, out);
     return;
   }
   const S8Channels4 e = dw_channels4(rq, c, mode);
@@ -336,34 +345,26 @@ static inline __attribute__((always_inline)) void dw3_rows(const int8_t* p, int3
   }
 }
 
-/* One output (down, full: as dw_output's). */
-static inline __attribute__((always_inline)) int8_t dw3_output(int32_t sum, const S8Channel* c,
-                                                               int32_t out_zp, int32_t lo,
-                                                               int32_t hi, int down, int full) {
-  const int32_t v = s8_scale(sum, c, down);
-  return full ? s8_clamp_full(v, out_zp) : s8_clamp_out(v, out_zp, lo, hi);
-}
-
-/* runs of n sums requantized (down, full: as dw_output's), a run's
+/* runs of n sums requantized (form, full: as s8_out's), a run's
  * outputs ch bytes apart, the runs' first ones `next` apart: four a
  * step, one after the other (registers for one). */
 static inline __attribute__((always_inline)) void dw3_requantize(
     const int32_t* sums, int32_t runs, int32_t n, const S8Channel* c, int32_t ch, int32_t next,
-    int32_t out_zp, int32_t lo, int32_t hi, int down, int full, int8_t* out) {
+    int32_t lo, int32_t hi, S8Form form, int full, int8_t* out) {
   for (; runs != 0; --runs, out += next) {
     int8_t* o = out;
     for (const int32_t* end = sums + (n & ~3); sums != end; sums += 4) {
-      *o = dw3_output(sums[0], c, out_zp, lo, hi, down, full);
+      *o = s8_out(sums[0], c, form, lo, hi, full);
       o += ch;
-      *o = dw3_output(sums[1], c, out_zp, lo, hi, down, full);
+      *o = s8_out(sums[1], c, form, lo, hi, full);
       o += ch;
-      *o = dw3_output(sums[2], c, out_zp, lo, hi, down, full);
+      *o = s8_out(sums[2], c, form, lo, hi, full);
       o += ch;
-      *o = dw3_output(sums[3], c, out_zp, lo, hi, down, full);
+      *o = s8_out(sums[3], c, form, lo, hi, full);
       o += ch;
     }
     for (int32_t i = n & 3; i != 0; --i, o += ch) {
-      *o = dw3_output(*sums++, c, out_zp, lo, hi, down, full);
+      *o = s8_out(*sums++, c, form, lo, hi, full);
     }
   }
 }
@@ -413,8 +414,9 @@ static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int
                          dw_pair_low(wc[2 * tl], wc[2 * tl + 2 * ts])},
                         dw_pair_low(wc[ts], wc[tl + ts]),
                         wc[2 * tl + ts]};
-  const S8Channel chan = s8_channel(qc);
-  const int32_t out_zp = call->out_zp, lo = call->lo, hi = call->hi, lines = call->lines;
+  const S8Channel chan = s8_channel_folded(qc, call->out_zp);
+  const S8Form form = s8_channel_form(&chan);
+  const int32_t lo = call->lo, hi = call->hi, lines = call->lines;
   const int32_t chunk = call->chunk, plane_step = call->line_stride * pw;
   const int32_t len_stride = call->len_stride, out_line = call->out_line, out_step = call->out_step;
   /* Where a chunk's lines lie one after another in the output (its rows),
@@ -430,12 +432,12 @@ static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int
       dw3_rows(p, pw, plane_step, len, rows, 2, &k, sums);
     }
     const int32_t runs = runs_whole ? 1 : rows, n = runs_whole ? rows * len : len;
-    if (chan.half == 0) {
-      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 0, 0, out);
-    } else if (lo == -128 && hi == 127) {
-      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 1, 1, out);
+    if (form == S8_FOLDED && lo == -128 && hi == 127) {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, lo, hi, S8_FOLDED, 1, out);
+    } else if (form == S8_FOLDED) {
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, lo, hi, S8_FOLDED, 0, out);
     } else {
-      dw3_requantize(sums, runs, n, &chan, out_step, out_line, out_zp, lo, hi, 1, 0, out);
+      dw3_requantize(sums, runs, n, &chan, out_step, out_line, lo, hi, S8_ANY, 0, out);
     }
     out += rows * out_line;
   }
@@ -536,32 +538,23 @@ typedef struct {
   DwWeights dw;
   const int8_t* w;
   const S8Channel* chans;
-  int32_t ch, taps, out_zp, lo, hi;
-  int down;         /* s8_all_down of chans */
+  int32_t ch, taps, lo, hi;
+  S8Form form;      /* s8_form of chans */
   int32_t lo4, hi4; /* lo and hi in each byte */
 } DwLayer;
 
-/* One output of channel c (s8_scale's `down`; `full`: s8_clamp_full). */
-static inline __attribute__((always_inline)) int8_t dw_output(int32_t sum, const S8Channel* c,
-                                                              const DwLayer* layer, int down,
-                                                              int full) {
-  const int32_t v = s8_scale(sum, c, down);
-  return full ? s8_clamp_full(v, layer->out_zp)
-              : s8_clamp_out(v, layer->out_zp, layer->lo, layer->hi);
-}
-
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-/* Four channels' outputs (before the zero point) as one word
+/* Four channels' outputs (the zero point in them) as one word
  * (S8_PACK_BYTE), clamped to [lo, hi] four bytes at once (s8_clamp4) unless
  * the clamp is int8's own range; one store. */
 static inline __attribute__((always_inline)) void dw_store4(int8_t* out, int32_t v0, int32_t v1,
                                                             int32_t v2, int32_t v3,
                                                             const DwLayer* layer, int full) {
   int32_t w = 0;
-  S8_PACK_BYTE(w, v0, layer->out_zp, 0);
-  S8_PACK_BYTE(w, v1, layer->out_zp, 8);
-  S8_PACK_BYTE(w, v2, layer->out_zp, 16);
-  S8_PACK_BYTE(w, v3, layer->out_zp, 24);
+  S8_PACK_BYTE(w, v0, 0);
+  S8_PACK_BYTE(w, v1, 8);
+  S8_PACK_BYTE(w, v2, 16);
+  S8_PACK_BYTE(w, v3, 24);
   if (!full) w = s8_clamp4(w, layer->lo4, layer->hi4);
   s8_store32(out, w);
 }
@@ -571,7 +564,7 @@ static inline __attribute__((always_inline)) void dw_store4(int8_t* out, int32_t
  * layer->taps, or the constant 9 whose loops unroll). */
 static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* const* at,
                                                               const DwLayer* layer, int8_t* out,
-                                                              int32_t taps, int down, int full) {
+                                                              int32_t taps, S8Form form, int full) {
   const int32_t ch = layer->ch;
   const S8Channel* chans = layer->chans;
   int32_t c = 0;
@@ -579,14 +572,14 @@ static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* cons
     int32_t sums[4];
     dw_sums4(at, taps, c, &layer->dw, sums);
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-    dw_store4(out + c, s8_scale(sums[0], &chans[c], down), s8_scale(sums[1], &chans[c + 1], down),
-              s8_scale(sums[2], &chans[c + 2], down), s8_scale(sums[3], &chans[c + 3], down), layer,
+    dw_store4(out + c, s8_value(sums[0], &chans[c], form), s8_value(sums[1], &chans[c + 1], form),
+              s8_value(sums[2], &chans[c + 2], form), s8_value(sums[3], &chans[c + 3], form), layer,
               full);
 #else
-    out[c] = dw_output(sums[0], &chans[c], layer, down, full);
-    out[c + 1] = dw_output(sums[1], &chans[c + 1], layer, down, full);
-    out[c + 2] = dw_output(sums[2], &chans[c + 2], layer, down, full);
-    out[c + 3] = dw_output(sums[3], &chans[c + 3], layer, down, full);
+    out[c] = s8_out(sums[0], &chans[c], form, layer->lo, layer->hi, full);
+    out[c + 1] = s8_out(sums[1], &chans[c + 1], form, layer->lo, layer->hi, full);
+    out[c + 2] = s8_out(sums[2], &chans[c + 2], form, layer->lo, layer->hi, full);
+    out[c + 3] = s8_out(sums[3], &chans[c + 3], form, layer->lo, layer->hi, full);
 #endif
   }
   for (; c < ch; ++c) {
@@ -594,7 +587,7 @@ static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* cons
     for (int32_t t = 0; t < taps; ++t) {
       a = (int32_t)((uint32_t)a + (uint32_t)(at[t][c] * layer->w[t * ch + c]));
     }
-    out[c] = dw_output(a, &chans[c], layer, down, full);
+    out[c] = s8_out(a, &chans[c], form, layer->lo, layer->hi, full);
   }
 }
 
@@ -605,20 +598,20 @@ static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* cons
 static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const DwLayer* layer,
                                                int8_t* out) {
   const int32_t taps = layer->taps;
-  if (layer->down && layer->lo == -128 && layer->hi == 127) {
+  if (layer->form == S8_FOLDED && layer->lo == -128 && layer->hi == 127) {
     if (taps == 9) {
-      dw_pixel_in(at, layer, out, 9, 1, 1);
+      dw_pixel_in(at, layer, out, 9, S8_FOLDED, 1);
     } else {
-      dw_pixel_in(at, layer, out, taps, 1, 1);
+      dw_pixel_in(at, layer, out, taps, S8_FOLDED, 1);
     }
-  } else if (layer->down) {
+  } else if (layer->form == S8_FOLDED) {
     if (taps == 9) {
-      dw_pixel_in(at, layer, out, 9, 1, 0);
+      dw_pixel_in(at, layer, out, 9, S8_FOLDED, 0);
     } else {
-      dw_pixel_in(at, layer, out, taps, 1, 0);
+      dw_pixel_in(at, layer, out, taps, S8_FOLDED, 0);
     }
   } else {
-    dw_pixel_in(at, layer, out, taps, 0, 0);
+    dw_pixel_in(at, layer, out, taps, S8_ANY, 0);
   }
 }
 #endif
@@ -674,7 +667,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   S8Channel chans[ch];
   for (int32_t c = 0; c < ch; ++c) {
     zeros[c] = (int8_t)in_zp;
-    chans[c] = s8_channel(q + 3 * c);
+    chans[c] = s8_channel_folded(q + 3 * c, out_zp);
   }
   int32_t packed[dw_packed_words(ch, taps)];
   const DwLayer layer = {dw_weights(w, ch, taps, packed),
@@ -682,12 +675,11 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
                          chans,
                          ch,
                          taps,
-                         out_zp,
                          lo,
                          hi,
-                         s8_all_down(chans, ch),
-                         (int32_t)(((uint32_t)lo & 0xFFu) * 0x01010101u),
-                         (int32_t)(((uint32_t)hi & 0xFFu) * 0x01010101u)};
+                         s8_form(chans, ch),
+                         s8_bytes4(lo),
+                         s8_bytes4(hi)};
   at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {

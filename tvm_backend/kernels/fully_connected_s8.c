@@ -38,11 +38,12 @@ static __attribute__((noinline)) void requantize(const int32_t* sums, int32_t st
     if ((uint32_t)(shift - 33) > 29u) break;
     const int32_t x = (int32_t)((uint32_t)*sums + (uint32_t)q[0]);
     const int32_t high = (int32_t)(((int64_t)x * q[1]) >> 32);
-    y[ch] = s8_clamp_out((high + (1 << (shift - 33))) >> (shift - 32), out_zp, lo, hi);
+    const int32_t v = (high + (1 << (shift - 33))) >> (shift - 32);
+    y[ch] = s8_clamp((int32_t)((uint32_t)v + (uint32_t)out_zp), lo, hi, 0);
   }
   for (; ch < channels; ++ch, sums += stride, q += 3) {
-    const S8Channel c = s8_channel(q);
-    y[ch] = s8_requantize_once(*sums, &c, out_zp, lo, hi);
+    const S8Channel c = s8_channel(q, out_zp);
+    y[ch] = s8_requantize_once(*sums, &c, lo, hi);
   }
 }
 

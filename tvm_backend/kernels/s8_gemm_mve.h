@@ -133,9 +133,9 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int8_t* x, int32_t n) {
 
 static inline __attribute__((always_inline)) int8_t s8_output(int32_t acc, const int32_t* q,
                                                               const S8Requant* rq, S8Mode mode) {
-  const S8Channel c = s8_channel(q);
-  return mode == S8_SCALAR_ONCE ? s8_requantize_once(acc, &c, rq->out_zp, rq->lo, rq->hi)
-                                : s8_requantize(acc, &c, rq->out_zp, rq->lo, rq->hi);
+  const S8Channel c = s8_channel(q, rq->out_zp);
+  return mode == S8_SCALAR_ONCE ? s8_requantize_once(acc, &c, rq->lo, rq->hi)
+                                : s8_requantize(acc, &c, rq->lo, rq->hi);
 }
 
 /* Four channels' sums from ch on (requantization c unless the mode is

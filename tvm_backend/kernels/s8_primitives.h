@@ -49,14 +49,14 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
 }
 
 /* Four outputs of consecutive channels packed into one word, to be clamped
- * four bytes at once and stored once: each output (before the zero point)
- * plus the zero point saturated to int8 (SSAT), then its byte inserted at
- * bit `at` (BFI; `at` a constant). */
-#define S8_PACK_BYTE(word, v, zp, at)                                                            \
-  do {                                                                                           \
-    int32_t s8_sat_;                                                                             \
-    __asm__("ssat %0, #8, %1" : "=r"(s8_sat_) : "r"((int32_t)((uint32_t)(v) + (uint32_t)(zp)))); \
-    __asm__("bfi %0, %1, #" #at ", #8" : "+r"(word) : "r"(s8_sat_));                             \
+ * four bytes at once and stored once: each output (the zero point in it)
+ * saturated to int8 (SSAT), then its byte inserted at bit `at` (BFI; `at` a
+ * constant). */
+#define S8_PACK_BYTE(word, v, at)                                    \
+  do {                                                               \
+    int32_t s8_sat_;                                                 \
+    __asm__("ssat %0, #8, %1" : "=r"(s8_sat_) : "r"((int32_t)(v)));  \
+    __asm__("bfi %0, %1, #" #at ", #8" : "+r"(word) : "r"(s8_sat_)); \
   } while (0)
 
 /* Each byte of w clamped to [lo, hi] (lo4, hi4: lo and hi in each byte):
@@ -92,19 +92,36 @@ static inline int32_t s8_smlad(int32_t a, int32_t b, int32_t acc) {
 }
 #endif
 
-/* A channel's requantization {bias, mantissa, right shift}, as TFLite's
- * reference kernels, TFLite Micro's and CMSIS-NN's compute it and the TE
- * kernels do (fixed_point.py, multiply_double_rounding_per_channel): x
- * shifted left where the multiplier is above one, the doubling high half of
- * x * mantissa rounded ((x * m + 2^30) >> 31), then divided by 2^exponent
- * rounding half away from zero. */
+/* The byte v in each of a word's four bytes (s8_clamp4's bounds, a fill). */
+static inline int32_t s8_bytes4(int32_t v) {
+  return (int32_t)(((uint32_t)v & 0xFFu) * 0x01010101u);
+}
+
+/* A channel's requantization {bias, mantissa, right shift} and the output
+ * zero point, as TFLite's reference kernels, TFLite Micro's and CMSIS-NN's
+ * compute it and the TE kernels do (fixed_point.py,
+ * multiply_double_rounding_per_channel): x shifted left where the
+ * multiplier is above one, the doubling high half of x * mantissa rounded
+ * ((x * m + 2^30) >> 31), then divided by 2^exponent rounding half away from
+ * zero, plus the zero point. The first four fields are S8_FOLDED's, in the
+ * order one LDM reads them. */
 typedef struct {
-  int32_t bias, mantissa, shift, left, down, half; /* down: the exponent less 1 */
+  int32_t bias, mantissa;
+  int32_t high; /* S8_FOLDED's 2^(down-1) + zp * 2^down (never 0), else 0 */
+  int32_t down; /* the exponent less 1 */
+  int32_t shift, left, half, zp;
 } S8Channel;
 
-static inline S8Channel s8_channel(const int32_t* q) {
+/* How a call's channels requantize, each form a narrowing of the one
+ * before, known to a loop so that no output tests it: any exponent;
+ * every exponent 1 or more (S8_DOWN: s8_scale_down); every exponent 2 to
+ * 23 and the zero point an int8's (S8_FOLDED: s8_scale_folded, the zero
+ * point added in the high word), as most real tables are. */
+typedef enum { S8_ANY, S8_DOWN, S8_FOLDED } S8Form;
+
+static inline S8Channel s8_channel(const int32_t* q, int32_t out_zp) {
   const int32_t shift = q[2] & 0xFF;
-  S8Channel c = {q[0], q[1], shift, 0, 0, 0};
+  S8Channel c = {q[0], q[1], 0, 0, shift, 0, 0, out_zp};
   if (shift < 31) c.left = 31 - shift;
   if (shift > 31) {
     const int32_t exponent = shift - 31 < 31 ? shift - 31 : 31;
@@ -114,33 +131,58 @@ static inline S8Channel s8_channel(const int32_t* q) {
   return c;
 }
 
-/* v plus the output zero point, clamped to [lo, hi]. */
-static inline int8_t s8_clamp_out(int32_t v, int32_t out_zp, int32_t lo, int32_t hi) {
-  v = (int32_t)((uint32_t)v + (uint32_t)out_zp);
+/* s8_channel with S8_FOLDED's high word where the channel allows that form
+ * (a table's, derived once a call: a per-output caller needs only
+ * s8_channel). */
+static inline S8Channel s8_channel_folded(const int32_t* q, int32_t out_zp) {
+  S8Channel c = s8_channel(q, out_zp);
+  if (c.half != 0 && c.down >= 1 && c.down <= 22 && out_zp >= -128 && out_zp <= 127) {
+    c.high = (1 << (c.down - 1)) + out_zp * (1 << c.down);
+  }
+  return c;
+}
+
+static inline S8Form s8_channel_form(const S8Channel* c) {
+  return c->high != 0 ? S8_FOLDED : c->half != 0 ? S8_DOWN : S8_ANY;
+}
+
+/* The form every channel of a table takes. */
+static inline S8Form s8_form(const S8Channel* chans, int32_t channels) {
+  S8Form form = S8_FOLDED;
+  for (int32_t c = 0; c < channels; ++c) {
+    const S8Form f = s8_channel_form(&chans[c]);
+    form = f < form ? f : form;
+  }
+  return form;
+}
+
+/* v clamped to [lo, hi]; `full`: that is int8's own range, one SSAT where
+ * the core has it (Armv7-M and later), which GCC does not find in the
+ * clamp. */
+static inline __attribute__((always_inline)) int8_t s8_clamp(int32_t v, int32_t lo, int32_t hi,
+                                                             int full) {
+#if defined(__ARM_FEATURE_SAT) && __ARM_FEATURE_SAT
+  if (full) {
+    __asm__("ssat %0, #8, %1" : "=r"(v) : "r"(v));
+    return (int8_t)v;
+  }
+#endif
+  if (full) {
+    lo = -128;
+    hi = 127;
+  }
   v = v > hi ? hi : v;
   v = v < lo ? lo : v;
   return (int8_t)v;
 }
 
-/* s8_clamp_out to int8's own range, [-128, 127]: one SSAT where the core
- * has it (Armv7-M and later), which GCC does not find in the clamp. */
-static inline int8_t s8_clamp_full(int32_t v, int32_t out_zp) {
-  v = (int32_t)((uint32_t)v + (uint32_t)out_zp);
-#if defined(__ARM_FEATURE_SAT) && __ARM_FEATURE_SAT
-  __asm__("ssat %0, #8, %1" : "=r"(v) : "r"(v));
-  return (int8_t)v;
-#else
-  return s8_clamp_out(v, 0, -128, 127);
-#endif
-}
-
 /* acc requantized where the channel's exponent is 1 or more, before the
  * output zero point; sums and shifts wrap as the TE kernel's int32
- * arithmetic does (s8_requantize: plus the zero point, clamped). With an exponent e of 1 or more,
- * the two roundings are one sum: h = (x * m + 2^30) >> 31, then (h + 2^(e-1) - (h < 0)) >> e, is (x
- * * m + 2^30 + t * 2^31) >> (31 + e) with t = 2^(e-1) - (x < 0) (floors compose; h < 0 where x < 0
- * but where h is 0, and then either t gives 0): one multiply-accumulate into a rounding term and
- * its high word shifted. */
+ * arithmetic does. With an exponent e of 1 or more, the two roundings are
+ * one sum: h = (x * m + 2^30) >> 31, then (h + 2^(e-1) - (h < 0)) >> e, is
+ * (x * m + 2^30 + t * 2^31) >> (31 + e) with t = 2^(e-1) - (x < 0) (floors
+ * compose; h < 0 where x < 0 but where h is 0, and then either t gives 0):
+ * one multiply-accumulate into a rounding term and its high word shifted. */
 static inline __attribute__((always_inline)) int32_t s8_scale_down(int32_t acc,
                                                                    const S8Channel* c) {
   const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
@@ -150,37 +192,54 @@ static inline __attribute__((always_inline)) int32_t s8_scale_down(int32_t acc,
   return high >> c->down;
 }
 
-/* acc requantized, before the output zero point. `down`: the caller knows
- * the channel's exponent is 1 or more, and tests nothing. */
-static inline __attribute__((always_inline)) int32_t s8_scale(int32_t acc, const S8Channel* c,
-                                                              int down) {
-  if (down || c->half != 0) return s8_scale_down(acc, c);
+/* s8_scale_down plus the zero point where the exponent is 2 or more: the
+ * rounding term 2^30 + t * 2^31 is then 2^(e-2) - (x < 0) in the high word
+ * and 2^30 plus x's sign bit in the low one, and the zero point z adds
+ * z * 2^(e-1) to the high word (floors compose again). The high word stays
+ * within int32: |x * m| < 2^62, 2^(e-2) <= 2^21 and |z| * 2^(e-1) <= 2^29. */
+static inline __attribute__((always_inline)) int32_t s8_scale_folded(int32_t acc,
+                                                                     const S8Channel* c) {
+  const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
+  const uint32_t low = ((uint32_t)x & 0x80000000u) | 0x40000000u;
+  const uint32_t high = (uint32_t)(c->high + (x >> 31));
+  const int64_t sum = (int64_t)(((uint64_t)high << 32) | low) + (int64_t)x * c->mantissa;
+  return (int32_t)(sum >> 32) >> c->down;
+}
+
+/* acc requantized, before the output zero point (any exponent). */
+static inline int32_t s8_scale(int32_t acc, const S8Channel* c) {
+  if (c->half != 0) return s8_scale_down(acc, c);
   const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
   const int32_t shifted = (int32_t)((uint32_t)x << c->left);
   return (int32_t)(((int64_t)shifted * c->mantissa + ((int64_t)1 << 30)) >> 31);
 }
 
-static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
-                                   int32_t hi) {
-  return s8_clamp_out(s8_scale(acc, c, 0), out_zp, lo, hi);
+/* acc requantized plus the output zero point, before the clamp, in `form`
+ * (the caller's: the narrowest every channel of its table takes). */
+static inline __attribute__((always_inline)) int32_t s8_value(int32_t acc, const S8Channel* c,
+                                                              S8Form form) {
+  if (form == S8_FOLDED) return s8_scale_folded(acc, c);
+  const int32_t v = form == S8_DOWN ? s8_scale_down(acc, c) : s8_scale(acc, c);
+  return (int32_t)((uint32_t)v + (uint32_t)c->zp);
 }
 
-/* Whether every channel of a table has an exponent of 1 or more (a shift
- * above 31): s8_scale's `down`. */
-static inline int s8_all_down(const S8Channel* chans, int32_t channels) {
-  for (int32_t c = 0; c < channels; ++c) {
-    if (chans[c].half == 0) return 0;
-  }
-  return 1;
+/* One int8 output: acc requantized in `form`, clamped (`full`: s8_clamp's). */
+static inline __attribute__((always_inline)) int8_t s8_out(int32_t acc, const S8Channel* c,
+                                                           S8Form form, int32_t lo, int32_t hi,
+                                                           int full) {
+  return s8_clamp(s8_value(acc, c, form), lo, hi, full);
+}
+
+static inline int8_t s8_requantize(int32_t acc, const S8Channel* c, int32_t lo, int32_t hi) {
+  return s8_out(acc, c, S8_ANY, lo, hi, 0);
 }
 
 /* The same rounding once, round((acc + bias) * mantissa / 2^shift) ties up,
  * as LiteRT's reference FULLY_CONNECTED and multiply_once_per_channel. */
-static inline int8_t s8_requantize_once(int32_t acc, const S8Channel* c, int32_t out_zp, int32_t lo,
-                                        int32_t hi) {
+static inline int8_t s8_requantize_once(int32_t acc, const S8Channel* c, int32_t lo, int32_t hi) {
   const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
   const int64_t product = (int64_t)x * c->mantissa + ((int64_t)1 << (c->shift - 1));
-  return s8_clamp_out((int32_t)(product >> c->shift), out_zp, lo, hi);
+  return s8_clamp((int32_t)((uint32_t)(int32_t)(product >> c->shift) + (uint32_t)c->zp), lo, hi, 0);
 }
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
