@@ -69,9 +69,10 @@ def _constants(rng, weights, channels, low_shifts):
 def test_requantize_matches_reference(tmp_path):
     """s8_requantize's one multiply-accumulate against TFLite's two
     roundings step by step, over every shift and edge values
-    (s8_requantize_check.c)."""
-    check = str(tmp_path / "s8_requantize_check")
-    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "s8_requantize_check.c")
+    (tests/c/s8_requantize_test.c, also a ctest on every target)."""
+    check = str(tmp_path / "s8_requantize_test")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "c",
+                          "s8_requantize_test.c")
     subprocess.run(c_compiler("host") + C_KERNEL_FLAGS + ["-I", KERNELS_DIR, "-o", check, source],
                    check=True)
     run = subprocess.run([check], capture_output=True, text=True)

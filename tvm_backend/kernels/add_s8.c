@@ -92,6 +92,16 @@ static void add_table(int32_t* table, int32_t zp, int32_t mantissa, int32_t shif
     table[v] = add_scale((v - zp) * (1 << 20), mantissa, shift - 31);
 }
 
+/* The largest magnitude in an input's table of scaled values. */
+static int64_t add_bound(const int32_t* table) {
+  int64_t most = 0;
+  for (int32_t v = -128; v < 128; ++v) {
+    const int64_t m = table[v] < 0 ? -(int64_t)table[v] : table[v];
+    most = m > most ? m : most;
+  }
+  return most;
+}
+
 /* Every output: the two inputs' scaled values looked up, their sum
  * requantized as s8_out does (form, full: its). */
 static inline __attribute__((always_inline)) void add_all(const int8_t* a, const int8_t* b,
@@ -155,10 +165,10 @@ void ffi_core_add_s8(const int8_t* a, const int8_t* b, int8_t* y, int32_t size, 
   add_table(ta, a_zp, a_mantissa, a_shift);
   add_table(tb, b_zp, b_mantissa, b_shift);
   const int32_t q[3] = {0, out_mantissa, out_shift};
-  const S8Channel out = s8_channel_folded(q, out_zp);
-  if (out.high != 0 && lo == -128 && hi == 127) {
+  const S8Channel out = s8_channel_folded(q, out_zp, add_bound(ta) + add_bound(tb));
+  if (out.high2 != 0 && lo == -128 && hi == 127) {
     add_all(a, b, y, size, ta, tb, &out, lo, hi, S8_FOLDED, 1);
-  } else if (out.high != 0) {
+  } else if (out.high2 != 0) {
     add_all(a, b, y, size, ta, tb, &out, lo, hi, S8_FOLDED, 0);
   } else if (out.half != 0) {
     add_all(a, b, y, size, ta, tb, &out, lo, hi, S8_DOWN, 0);

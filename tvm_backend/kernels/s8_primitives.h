@@ -103,25 +103,26 @@ static inline int32_t s8_bytes4(int32_t v) {
  * multiply_double_rounding_per_channel): x shifted left where the
  * multiplier is above one, the doubling high half of x * mantissa rounded
  * ((x * m + 2^30) >> 31), then divided by 2^exponent rounding half away from
- * zero, plus the zero point. The first four fields are S8_FOLDED's, in the
- * order one LDM reads them. */
+ * zero, plus the zero point. The first four fields are S8_FOLDED's
+ * (s8_scale_folded), in the order one LDM reads them. */
 typedef struct {
-  int32_t bias, mantissa;
-  int32_t high; /* S8_FOLDED's 2^(down-1) + zp * 2^down (never 0), else 0 */
-  int32_t down; /* the exponent less 1 */
-  int32_t shift, left, half, zp;
+  int32_t bias2; /* 2 * bias */
+  int32_t mantissa;
+  int32_t high2; /* 2^(exponent-1) + zp * 2^exponent (never 0), or 0: not S8_FOLDED */
+  int32_t down1; /* the exponent */
+  int32_t bias, shift, left, down, half, zp; /* down: the exponent less 1 */
 } S8Channel;
 
 /* How a call's channels requantize, each form a narrowing of the one
  * before, known to a loop so that no output tests it: any exponent;
  * every exponent 1 or more (S8_DOWN: s8_scale_down); every exponent 2 to
- * 23 and the zero point an int8's (S8_FOLDED: s8_scale_folded, the zero
- * point added in the high word), as most real tables are. */
+ * 23, the zero point an int8's and each sum plus bias under 2^29 in
+ * magnitude (S8_FOLDED: s8_scale_folded), as real models' tables are. */
 typedef enum { S8_ANY, S8_DOWN, S8_FOLDED } S8Form;
 
 static inline S8Channel s8_channel(const int32_t* q, int32_t out_zp) {
   const int32_t shift = q[2] & 0xFF;
-  S8Channel c = {q[0], q[1], 0, 0, shift, 0, 0, out_zp};
+  S8Channel c = {0, q[1], 0, 0, q[0], shift, 0, 0, 0, out_zp};
   if (shift < 31) c.left = 31 - shift;
   if (shift > 31) {
     const int32_t exponent = shift - 31 < 31 ? shift - 31 : 31;
@@ -131,19 +132,23 @@ static inline S8Channel s8_channel(const int32_t* q, int32_t out_zp) {
   return c;
 }
 
-/* s8_channel with S8_FOLDED's high word where the channel allows that form
- * (a table's, derived once a call: a per-output caller needs only
- * s8_channel). */
-static inline S8Channel s8_channel_folded(const int32_t* q, int32_t out_zp) {
+/* s8_channel with S8_FOLDED's fields where the channel allows that form,
+ * every sum it requantizes at most `bound` in magnitude (a table's, derived
+ * once a call: a per-output caller needs only s8_channel). */
+static inline S8Channel s8_channel_folded(const int32_t* q, int32_t out_zp, int64_t bound) {
   S8Channel c = s8_channel(q, out_zp);
-  if (c.half != 0 && c.down >= 1 && c.down <= 22 && out_zp >= -128 && out_zp <= 127) {
-    c.high = (1 << (c.down - 1)) + out_zp * (1 << c.down);
+  const int64_t x = (bound < 0 ? -bound : bound) + (c.bias < 0 ? -(int64_t)c.bias : c.bias);
+  if (c.half != 0 && c.down >= 1 && c.down <= 22 && out_zp >= -128 && out_zp <= 127 &&
+      x < ((int64_t)1 << 29)) {
+    c.bias2 = 2 * c.bias;
+    c.high2 = (1 << c.down) + out_zp * (1 << (c.down + 1));
+    c.down1 = c.down + 1;
   }
   return c;
 }
 
 static inline S8Form s8_channel_form(const S8Channel* c) {
-  return c->high != 0 ? S8_FOLDED : c->half != 0 ? S8_DOWN : S8_ANY;
+  return c->high2 != 0 ? S8_FOLDED : c->half != 0 ? S8_DOWN : S8_ANY;
 }
 
 /* The form every channel of a table takes. */
@@ -192,18 +197,27 @@ static inline __attribute__((always_inline)) int32_t s8_scale_down(int32_t acc,
   return high >> c->down;
 }
 
-/* s8_scale_down plus the zero point where the exponent is 2 or more: the
- * rounding term 2^30 + t * 2^31 is then 2^(e-2) - (x < 0) in the high word
- * and 2^30 plus x's sign bit in the low one, and the zero point z adds
- * z * 2^(e-1) to the high word (floors compose again). The high word stays
- * within int32: |x * m| < 2^62, 2^(e-2) <= 2^21 and |z| * 2^(e-1) <= 2^29. */
+/* s8_scale_down plus the zero point z, in S8_FOLDED: one multiply-accumulate
+ * of the high word, rounded (SMMLAR), and a shift. s8_scale_down's
+ * floor((x * m + 2^30 + t * 2^31) / 2^(31+e)), t = 2^(e-1) - (x < 0), is
+ * floor((2x * m + 2^31 + t * 2^32) / 2^(32+e)): the rounded high word of
+ * 2x * m with t added (SMMLAR's accumulator), shifted right by e (floors
+ * compose); z adds z * 2^e to t (high2 = 2^(e-1) + z * 2^e). With
+ * |x| < 2^29, e <= 23 and |z| <= 128 the high word stays within int32:
+ * |2x * m| < 2^61, |high2| <= 2^22 + 2^30. */
 static inline __attribute__((always_inline)) int32_t s8_scale_folded(int32_t acc,
                                                                      const S8Channel* c) {
-  const int32_t x = (int32_t)((uint32_t)acc + (uint32_t)c->bias);
-  const uint32_t low = ((uint32_t)x & 0x80000000u) | 0x40000000u;
-  const uint32_t high = (uint32_t)(c->high + (x >> 31));
-  const int64_t sum = (int64_t)(((uint64_t)high << 32) | low) + (int64_t)x * c->mantissa;
-  return (int32_t)(sum >> 32) >> c->down;
+  const int32_t x2 = (int32_t)(((uint32_t)acc << 1) + (uint32_t)c->bias2);
+  const int32_t start = c->high2 + (x2 >> 31);
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  int32_t high;
+  __asm__("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(x2), "r"(c->mantissa), "r"(start));
+#else
+  const int64_t sum =
+      (int64_t)x2 * c->mantissa + (int64_t)start * ((int64_t)1 << 32) + ((int64_t)1 << 31);
+  const int32_t high = (int32_t)(sum >> 32);
+#endif
+  return high >> c->down1;
 }
 
 /* acc requantized, before the output zero point (any exponent). */

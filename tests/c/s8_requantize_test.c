@@ -1,4 +1,5 @@
-/* s8_requantize (tvm_backend/kernels/s8_primitives.h) against TFLite's
+/* s8_requantize (tvm_backend/kernels/s8_primitives.h) on this target (the
+ * plain or DSP form its compiler picks) against TFLite's
  * reference arithmetic written out step by step (gemmlowp's
  * SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT in its masked
  * form), over every right shift, edge values of the sum and the mantissa,
@@ -9,6 +10,11 @@
 #include <stdio.h>
 
 #include "s8_primitives.h"
+
+/* Samples drawn: fewer on a board, under QEMU. */
+#ifndef S8_REQUANTIZE_SAMPLES
+#define S8_REQUANTIZE_SAMPLES 4000000
+#endif
 
 static int32_t reference(int32_t acc, const int32_t* q) {
   const int32_t shift = q[2];
@@ -35,7 +41,7 @@ int main(void) {
   const int32_t n_edges = (int32_t)(sizeof(edges) / sizeof(edges[0]));
   uint64_t seed = 0x9E3779B97F4A7C15u;
   long failures = 0, folded = 0;
-  for (long i = 0; i < 4000000; ++i) {
+  for (long i = 0; i < S8_REQUANTIZE_SAMPLES; ++i) {
     const uint32_t pick = next(&seed);
     const int32_t acc = pick % 4 == 0 ? edges[next(&seed) % n_edges]
                                       : (int32_t)(next(&seed) ^ (next(&seed) << 16)) >> (pick % 32);
@@ -56,20 +62,21 @@ int main(void) {
     const S8Channel c = s8_channel(q, zp);
     const int32_t got = s8_requantize(acc, &c, -128, 127);
     if (want != got && failures++ < 10) {
-      printf("acc %d, table {%d, %d, %d}, zero point %d: want %d, got %d\n", acc, q[0], q[1], q[2],
-             zp, want, got);
+      printf("acc %ld, table {%ld, %ld, %ld}, zero point %ld: want %ld, got %ld\n", (long)acc,
+             (long)q[0], (long)q[1], (long)q[2], (long)zp, (long)want, (long)got);
     }
     const int32_t zp8 = (int32_t)(next(&seed) % 256) - 128;
     const int32_t want8 = (int32_t)((uint32_t)y + (uint32_t)zp8);
-    const S8Channel c8 = s8_channel_folded(q, zp8);
+    const S8Channel c8 = s8_channel_folded(q, zp8, acc);
     /* Every form the channel allows: S8_ANY up to its own. */
     const S8Form own = s8_channel_form(&c8);
     folded += own == S8_FOLDED;
     for (int32_t f = S8_ANY; f <= (int32_t)own; ++f) {
       const int32_t got8 = s8_value(acc, &c8, (S8Form)f);
       if (want8 != got8 && failures++ < 10) {
-        printf("acc %d, table {%d, %d, %d}, zero point %d, form %d: want %d, got %d\n", acc, q[0],
-               q[1], q[2], zp8, (int)f, want8, got8);
+        printf("acc %ld, table {%ld, %ld, %ld}, zero point %ld, form %d: want %ld, got %ld\n",
+               (long)acc, (long)q[0], (long)q[1], (long)q[2], (long)zp8, (int)f, (long)want8,
+               (long)got8);
       }
     }
   }
