@@ -158,32 +158,30 @@ static inline __attribute__((always_inline)) void widen_rows(const int8_t* windo
 
 /* im2col_rows where the window meets an edge: a kernel row in the input,
  * and whose words end inside the image, is read in place; others are
- * gathered into row first, the padding's taps the zero point. Not inlined:
- * few pixels come here. */
+ * gathered into row first: the padding's taps the zero point, the taps
+ * inside one run of bytes. Not inlined: few pixels come here. */
 static __attribute__((noinline)) void im2col_rows_edge(const int8_t* x, const int8_t* end,
                                                        int32_t ih0, int32_t iw0, const Geometry* g,
                                                        const S8Column* c, int8_t* row) {
   const int32_t in_c = g->in_c, row4 = g->row4;
-  const int columns_inside = iw0 >= 0 && iw0 + g->k_w <= g->in_w;
+  const int8_t zp = (int8_t)g->in_zp;
+  /* A kernel row's taps inside the input: kw0 to kw1 (dil_w is 1). */
+  const int32_t kw0 = iw0 < 0 ? -iw0 : 0;
+  const int32_t kw1 = iw0 + g->k_w > g->in_w ? g->in_w - iw0 : g->k_w;
   int16_t* group = c->group;
   for (int32_t kh = 0; kh < g->k_h; ++kh) {
     const int32_t ih = ih0 + kh * g->dil_h;
-    const int row_inside = ih >= 0 && ih < g->in_h;
-    if (row_inside && columns_inside && end - (x + (ih * g->in_w + iw0) * in_c) >= row4) {
-      group = s8_widen_groups(x + (ih * g->in_w + iw0) * in_c, row4, group, c->step);
+    const int32_t first = kw0 < kw1 && ih >= 0 && ih < g->in_h ? kw0 * in_c : row4;
+    const int32_t last = first < row4 ? kw1 * in_c : row4;
+    /* The first tap inside (none: the image's start, not read). */
+    const int8_t* src = first < row4 ? x + (ih * g->in_w + iw0 + kw0) * in_c : x;
+    if (first == 0 && last == g->k_w * in_c && end - src >= row4) {
+      group = s8_widen_groups(src, row4, group, c->step);
       continue;
     }
-    int8_t* at = row;
-    for (int32_t kw = 0; kw < g->k_w; ++kw) {
-      const int32_t iw = iw0 + kw;
-      if (row_inside && iw >= 0 && iw < g->in_w) {
-        const int8_t* src = x + (ih * g->in_w + iw) * in_c;
-        for (int32_t ci = 0; ci < in_c; ++ci) *at++ = src[ci];
-      } else {
-        for (int32_t ci = 0; ci < in_c; ++ci) *at++ = (int8_t)g->in_zp;
-      }
-    }
-    for (; at != row + row4; ++at) *at = (int8_t)g->in_zp;
+    for (int32_t i = 0; i < first; ++i) row[i] = zp;
+    for (int32_t i = first; i < last; ++i) row[i] = src[i - first];
+    for (int32_t i = last; i < row4; ++i) row[i] = zp;
     group = s8_widen_groups(row, row4, group, c->step);
   }
 }
