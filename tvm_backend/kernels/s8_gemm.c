@@ -12,7 +12,7 @@ static __attribute__((noinline)) int32_t sums_2cols_36(const int8_t* w, const in
                                                        int32_t channels, int32_t* sums) {
   int32_t ch = 0;
   for (; ch + 2 <= channels; ch += 2) {
-    s8_dot_2x2(w + ch * 36, w + ch * 36 + 36, buffer, 36, sums + 2 * ch);
+    s8_dot_2x2(w + ch * 36, w + ch * 36 + 36, buffer, 36, sums + 2 * ch, 1);
   }
   return ch;
 }
@@ -25,36 +25,44 @@ void ffi_core_s8_sums_2cols(const int8_t* w, const int16_t* buffer, int32_t n, i
                             int32_t* sums) {
   int32_t ch = 0;
   /* Columns of MobileNet's and DS-CNN's pointwise layers as constants: no
-   * remainder, and little set-up a block. */
+   * remainder, and little set-up a block; over 64 inputs the loop runs
+   * straight. */
   if (n == 8) {
     for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 8, w + ch * 8 + 8, buffer, 8, sums + 2 * ch);
+      s8_dot_2x2(w + ch * 8, w + ch * 8 + 8, buffer, 8, sums + 2 * ch, 1);
     }
   } else if (n == 16) {
     for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 16, w + ch * 16 + 16, buffer, 16, sums + 2 * ch);
+      s8_dot_2x2(w + ch * 16, w + ch * 16 + 16, buffer, 16, sums + 2 * ch, 1);
     }
   } else if (n == 32) {
     for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 32, w + ch * 32 + 32, buffer, 32, sums + 2 * ch);
+      s8_dot_2x2(w + ch * 32, w + ch * 32 + 32, buffer, 32, sums + 2 * ch, 1);
     }
   } else if (n == 64) {
     for (; ch + 2 <= channels; ch += 2) {
-      s8_dot_2x2(w + ch * 64, w + ch * 64 + 64, buffer, 64, sums + 2 * ch);
+      s8_dot_2x2(w + ch * 64, w + ch * 64 + 64, buffer, 64, sums + 2 * ch, 4);
+    }
+  } else if ((n & 31) == 0) {
+    /* 32 k at a time, no remainder (n & ~31): MobileNet's wider pointwise
+     * layers, and 3x3 kernels over 32 or 64 channels. */
+    for (; ch + 2 <= channels; ch += 2) {
+      const int8_t* row = w + ch * n;
+      s8_dot_2x2(row, row + n, buffer, n & ~31, sums + 2 * ch, 2);
     }
   } else if ((n & 7) == 0) {
     /* n & ~7: the compiler drops the remainder's steps, and the registers
      * they would hold. */
     for (; ch + 2 <= channels; ch += 2) {
       const int8_t* row = w + ch * n;
-      s8_dot_2x2(row, row + n, buffer, n & ~7, sums + 2 * ch);
+      s8_dot_2x2(row, row + n, buffer, n & ~7, sums + 2 * ch, 1);
     }
   } else if (n == 36) {
     ch = sums_2cols_36(w, buffer, channels, sums);
   }
   for (; ch + 2 <= channels; ch += 2) {
     const int8_t* row = w + ch * n;
-    s8_dot_2x2(row, row + n, buffer, n, sums + 2 * ch);
+    s8_dot_2x2(row, row + n, buffer, n, sums + 2 * ch, 1);
   }
   if (ch < channels) {
     const int8_t* row = w + ch * n;

@@ -135,22 +135,41 @@ static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
     a11 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a11));      \
   } while (0)
 
+/* Sixteen k of s8_dot_2x2, the pointers stepped past them. */
+#define S8_STEP16_2X2()      \
+  do {                       \
+    S8_STEP_2X2(0, 0, 8);    \
+    S8_STEP_2X2(4, 16, 24);  \
+    S8_STEP_2X2(8, 32, 40);  \
+    S8_STEP_2X2(12, 48, 56); \
+    w0 += 16;                \
+    w1 += 16;                \
+    c += 32;                 \
+  } while (0)
+
 /* acc = {w0.c0, w0.c1, w1.c0, w1.c1}: rows w0 w1, two interleaved columns c;
- * sixteen k per iteration (the pointer steps and loop test a sixteenth of
- * the instructions), then eight, then four. */
+ * sixteen k a step (the pointer steps and loop test a sixteenth of the
+ * instructions), `steps` (1, 2 or 4, a constant) an iteration where the
+ * code may grow for fewer loop tests (n a constant the loop then runs
+ * straight), then eight, then four. */
 static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
                                                              const int16_t* c, int32_t n,
-                                                             int32_t* acc) {
+                                                             int32_t* acc, int32_t steps) {
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  for (int32_t i = n >> 4; i != 0; --i) {
-    S8_STEP_2X2(0, 0, 8);
-    S8_STEP_2X2(4, 16, 24);
-    S8_STEP_2X2(8, 32, 40);
-    S8_STEP_2X2(12, 48, 56);
-    w0 += 16;
-    w1 += 16;
-    c += 32;
+  if (steps == 4) {
+    for (int32_t i = n >> 6; i != 0; --i) {
+      S8_STEP16_2X2();
+      S8_STEP16_2X2();
+      S8_STEP16_2X2();
+      S8_STEP16_2X2();
+    }
+  } else if (steps == 2) {
+    for (int32_t i = n >> 5; i != 0; --i) {
+      S8_STEP16_2X2();
+      S8_STEP16_2X2();
+    }
   }
+  for (int32_t i = (n >> 4) & (steps == 1 ? 0x7FFFFFF : steps - 1); i != 0; --i) S8_STEP16_2X2();
   if (n & 8) {
     S8_STEP_2X2(0, 0, 8);
     S8_STEP_2X2(4, 16, 24);
@@ -187,7 +206,8 @@ static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, c
 
 static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
                                                              const int16_t* c, int32_t n,
-                                                             int32_t* acc) {
+                                                             int32_t* acc, int32_t steps) {
+  (void)steps; /* the loop holds the accumulators: no registers to spare */
   int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
   /* Two groups an iteration: half the pointer steps and loop tests. */
   for (int32_t i = n >> 3; i != 0; --i) {
