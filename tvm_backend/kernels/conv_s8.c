@@ -277,51 +277,43 @@ static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column
   s8_widen(row, c, g->k_h * g->k_w * g->in_c);
 }
 
-/* Each channel's outputs y0[ch] (and y1[ch] for a second column) from the
- * sums of `cols` columns side by side, a channel read once for both; the
+/* Each channel's outputs y0[ch] and y1[ch] from the sums of two columns
+ * side by side, a channel read once for both; the
  * requantization's form and `full` (s8_clamp's) known to the loop, so that
  * no output tests them. */
-static inline __attribute__((always_inline)) void requantize_in(const int32_t* sums, int32_t cols,
+static inline __attribute__((always_inline)) void requantize_in(const int32_t* sums,
                                                                 const S8Channel* chans,
                                                                 int32_t channels, int32_t lo,
                                                                 int32_t hi, int8_t* y0, int8_t* y1,
                                                                 S8Form form, int full) {
-  if (cols == 2) {
-    int32_t ch = 0;
+  int32_t ch = 0;
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-    if (!full) {
-      /* Four channels a word for each pixel, clamped four bytes at once
-       * (s8_clamp4) rather than each output twice compared. */
-      const int32_t lo4 = s8_bytes4(lo), hi4 = s8_bytes4(hi);
+  /* Four channels a word for each pixel (a loop test and two stores for
+   * eight outputs), clamped four bytes at once (s8_clamp4) rather than each
+   * output twice compared, where the clamp is narrower than SSAT's. */
+  const int32_t lo4 = s8_bytes4(lo), hi4 = s8_bytes4(hi);
 #define CONV_PACK(k, at)                                       \
   do {                                                         \
     const S8Channel c = chans[ch + k];                         \
     S8_PACK_BYTE(w0, s8_value(sums[2 * k], &c, form), at);     \
     S8_PACK_BYTE(w1, s8_value(sums[2 * k + 1], &c, form), at); \
   } while (0)
-      for (; ch + 4 <= channels; ch += 4, sums += 8) {
-        int32_t w0 = 0, w1 = 0;
-        CONV_PACK(0, 0);
-        CONV_PACK(1, 8);
-        CONV_PACK(2, 16);
-        CONV_PACK(3, 24);
-        s8_store32(y0 + ch, s8_clamp4(w0, lo4, hi4));
-        s8_store32(y1 + ch, s8_clamp4(w1, lo4, hi4));
-      }
-#undef CONV_PACK
-    }
-#endif
-    for (; ch < channels; ++ch, sums += 2) {
-      /* A copy: the int8 stores could alias the table, and reload it. */
-      const S8Channel c = chans[ch];
-      y0[ch] = s8_out(sums[0], &c, form, lo, hi, full);
-      y1[ch] = s8_out(sums[1], &c, form, lo, hi, full);
-    }
-    return;
+  for (; ch + 4 <= channels; ch += 4, sums += 8) {
+    int32_t w0 = 0, w1 = 0;
+    CONV_PACK(0, 0);
+    CONV_PACK(1, 8);
+    CONV_PACK(2, 16);
+    CONV_PACK(3, 24);
+    s8_store32(y0 + ch, full ? w0 : s8_clamp4(w0, lo4, hi4));
+    s8_store32(y1 + ch, full ? w1 : s8_clamp4(w1, lo4, hi4));
   }
-  for (int32_t ch = 0; ch < channels; ++ch) {
+#undef CONV_PACK
+#endif
+  for (; ch < channels; ++ch, sums += 2) {
+    /* A copy: the int8 stores could alias the table, and reload it. */
     const S8Channel c = chans[ch];
-    y0[ch] = s8_out(sums[ch], &c, form, lo, hi, full);
+    y0[ch] = s8_out(sums[0], &c, form, lo, hi, full);
+    y1[ch] = s8_out(sums[1], &c, form, lo, hi, full);
   }
 }
 
@@ -329,17 +321,16 @@ static inline __attribute__((always_inline)) void requantize_in(const int32_t* s
  * would take a register. An S8_FOLDED table under a narrower clamp takes
  * S8_DOWN: a loop fewer in flash, for layers that MLPerf Tiny's models do
  * not have. */
-static __attribute__((noinline)) void requantize(const int32_t* sums, int32_t cols,
-                                                 const S8Channel* chans, int32_t channels,
-                                                 S8Form form, int32_t lo, int32_t hi, int8_t* y0,
-                                                 int8_t* y1) {
+static __attribute__((noinline)) void requantize(const int32_t* sums, const S8Channel* chans,
+                                                 int32_t channels, S8Form form, int32_t lo,
+                                                 int32_t hi, int8_t* y0, int8_t* y1) {
   const int full = lo == -128 && hi == 127;
   if (form == S8_FOLDED && full) {
-    requantize_in(sums, cols, chans, channels, lo, hi, y0, y1, S8_FOLDED, 1);
+    requantize_in(sums, chans, channels, lo, hi, y0, y1, S8_FOLDED, 1);
   } else if (form != S8_ANY) {
-    requantize_in(sums, cols, chans, channels, lo, hi, y0, y1, S8_DOWN, 0);
+    requantize_in(sums, chans, channels, lo, hi, y0, y1, S8_DOWN, 0);
   } else {
-    requantize_in(sums, cols, chans, channels, lo, hi, y0, y1, S8_ANY, 0);
+    requantize_in(sums, chans, channels, lo, hi, y0, y1, S8_ANY, 0);
   }
 }
 
@@ -384,7 +375,6 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
    * window's rows meet an edge. */
   int8_t row[in_c % 4 != 0 || rows ? n : 1] __attribute__((aligned(4)));
   const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
-  const S8Column alone = s8_column(buffer, n, 1, 0);
   /* A 1x1 kernel at stride 1 without padding: each column one input
    * pixel's channels, widened here rather than in a call a pixel. */
   const int pointwise = n == in_c && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;
@@ -392,29 +382,22 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     const int8_t* image = x + b * in_h * in_w * in_c;
     const int8_t* end = image + in_h * in_w * in_c;
     int8_t* out = y + b * pixels * out_c;
-    int32_t p = 0;
-    for (; p + 2 <= pixels; p += 2) {
+    /* Two pixels a step; an odd last one goes as both (its outputs
+     * written twice), so that every pixel takes the same loops. */
+    for (int32_t p = 0; p < pixels; p += 2) {
+      const int32_t q = p + 1 < pixels ? p + 1 : p;
       if (pointwise) {
         s8_widen(image + p * in_c, &pair0, in_c);
-        s8_widen(image + (p + 1) * in_c, &pair1, in_c);
+        s8_widen(image + q * in_c, &pair1, in_c);
       } else if (rows) {
         im2col_rows(image, end, p, &g, &pair0, row);
-        im2col_rows(image, end, p + 1, &g, &pair1, row);
+        im2col_rows(image, end, q, &g, &pair1, row);
       } else {
         im2col(image, p, &g, &pair0, row);
-        im2col(image, p + 1, &g, &pair1, row);
+        im2col(image, q, &g, &pair1, row);
       }
       ffi_core_s8_sums_2cols(w, buffer, n, out_c, sums);
-      requantize(sums, 2, chans, out_c, form, lo, hi, out + p * out_c, out + (p + 1) * out_c);
-    }
-    if (p < pixels) {
-      if (rows) {
-        im2col_rows(image, end, p, &g, &alone, row);
-      } else {
-        im2col(image, p, &g, &alone, row);
-      }
-      ffi_core_s8_sums_1col(w, buffer, n, out_c, sums);
-      requantize(sums, 1, chans, out_c, form, lo, hi, out + p * out_c, 0);
+      requantize(sums, chans, out_c, form, lo, hi, out + p * out_c, out + q * out_c);
     }
   }
 }
