@@ -39,6 +39,11 @@ void ffi_core_s8_sums_2cols(const int8_t* w, const int16_t* buffer, int32_t n, i
     for (; ch + 2 <= channels; ch += 2) {
       s8_dot_2x2(w + ch * 32, w + ch * 32 + 32, buffer, 32, sums + 2 * ch, 1);
     }
+  } else if (n == 40) {
+    /* DS-CNN's first layer: a 10x4 kernel over one channel. */
+    for (; ch + 2 <= channels; ch += 2) {
+      s8_dot_2x2(w + ch * 40, w + ch * 40 + 40, buffer, 40, sums + 2 * ch, 1);
+    }
   } else if (n == 64) {
     for (; ch + 2 <= channels; ch += 2) {
       s8_dot_2x2(w + ch * 64, w + ch * 64 + 64, buffer, 64, sums + 2 * ch, 4);
