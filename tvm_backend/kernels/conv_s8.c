@@ -353,9 +353,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   /* Each channel's requantization derived once a call, not once a pixel. */
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   S8Channel chans[out_c];
-  /* A sum's magnitude is at most 128 * 128 a product (128 * 127: the int8
-   * weights are symmetric, but a bound is all S8_FOLDED needs). */
-  const int64_t bound = (int64_t)(rows ? k_h * row4 : k_h * k_w * in_c) << 14;
+  const int64_t bound = s8_sum_bound(rows ? k_h * row4 : k_h * k_w * in_c);
   for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel_folded(q + 3 * c, out_zp, bound);
   const S8Form form = s8_form(chans, out_c);
   const int8_t* w = blob + w_off;

@@ -414,7 +414,7 @@ static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int
                          dw_pair_low(wc[2 * tl], wc[2 * tl + 2 * ts])},
                         dw_pair_low(wc[ts], wc[tl + ts]),
                         wc[2 * tl + ts]};
-  const S8Channel chan = s8_channel_folded(qc, call->out_zp, (int64_t)9 << 14);
+  const S8Channel chan = s8_channel_folded(qc, call->out_zp, s8_sum_bound(9));
   const S8Form form = s8_channel_form(&chan);
   const int32_t lo = call->lo, hi = call->hi, lines = call->lines;
   const int32_t chunk = call->chunk, plane_step = call->line_stride * pw;
@@ -667,7 +667,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   S8Channel chans[ch];
   for (int32_t c = 0; c < ch; ++c) {
     zeros[c] = (int8_t)in_zp;
-    chans[c] = s8_channel_folded(q + 3 * c, out_zp, (int64_t)taps << 14);
+    chans[c] = s8_channel_folded(q + 3 * c, out_zp, s8_sum_bound(taps));
   }
   int32_t packed[dw_packed_words(ch, taps)];
   const DwLayer layer = {dw_weights(w, ch, taps, packed),

@@ -132,6 +132,11 @@ static inline S8Channel s8_channel(const int32_t* q, int32_t out_zp) {
   return c;
 }
 
+/* The most a sum of `products` int8 products can be in magnitude, 128 * 128
+ * each (128 * 127: the int8 weights are symmetric, but a bound is all
+ * s8_channel_folded needs). */
+static inline int64_t s8_sum_bound(int32_t products) { return (int64_t)products << 14; }
+
 /* s8_channel with S8_FOLDED's fields where the channel allows that form,
  * every sum it requantizes at most `bound` in magnitude (a table's, derived
  * once a call: a per-output caller needs only s8_channel). */
