@@ -51,6 +51,7 @@ int main(void) {
     const int32_t mantissa =
         kind == 0   ? 1 << 30
         : kind == 1 ? INT32_MAX
+        : kind == 2 ? 0 /* TFLite's for a scale under 2^-32 */
                     : (int32_t)((1u << 30) | ((next(&seed) ^ (next(&seed) << 16)) >> 2));
     const int32_t q[3] = {bias, mantissa, (int32_t)(1 + next(&seed) % 62)};
     /* A zero point that brings the value near [-128, 127], so that the

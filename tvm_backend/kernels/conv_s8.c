@@ -1,7 +1,7 @@
 /* CONV_2D of int8 activations (NHWC) and int8 weights (OHWI), per-channel
  * requantization: what ffi_core_tvm's int8_kernels.conv2d computes, bit for
  * bit, as a matrix product (s8_gemm.h) over the inputs under each output
- * pixel's taps (im2col), two pixels at a time. A tap in the padding reads
+ * pixel's taps (im2col), three pixels at a time. A tap in the padding reads
  * the input's zero point, whose share the bias already cancels. On Helium
  * (MVE) the columns stay int8 (s8_gemm_mve.h), eight pixels a call, and a
  * 1x1 kernel without padding reads them in place, an output row a call. */
@@ -186,15 +186,16 @@ static __attribute__((noinline)) void im2col_rows_edge(const int8_t* x, const in
   }
 }
 
-static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c, int8_t* row);
+static void im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometry* g, const S8Column* c,
+                   int8_t* row);
 
-/* Column c of output pixel p of image x (end: the image's end) where each
- * kernel row's k_w * in_c inputs are read as g->row4 bytes, a word at a time
- * (the whole window inside, as most pixels' is, in place). */
+/* Column c of output pixel (oh, ow) of image x (end: the image's end) where
+ * each kernel row's k_w * in_c inputs are read as g->row4 bytes, a word at
+ * a time (the whole window inside, as most pixels' is, in place). */
 static inline __attribute__((always_inline)) void im2col_rows(const int8_t* x, const int8_t* end,
-                                                              int32_t p, const Geometry* g,
-                                                              const S8Column* c, int8_t* row) {
-  const int32_t oh = p / g->out_w, ow = p - oh * g->out_w;
+                                                              int32_t oh, int32_t ow,
+                                                              const Geometry* g, const S8Column* c,
+                                                              int8_t* row) {
   const int32_t iw0 = ow * g->stride_w - g->pad_w, ih0 = oh * g->stride_h - g->pad_h;
   const int32_t ih_last = ih0 + (g->k_h - 1) * g->dil_h;
   if (iw0 >= 0 && iw0 + g->k_w <= g->in_w && ih0 >= 0 && ih_last < g->in_h &&
@@ -202,25 +203,22 @@ static inline __attribute__((always_inline)) void im2col_rows(const int8_t* x, c
     widen_rows(x + (ih0 * g->in_w + iw0) * g->in_c, g, c);
   } else if (g->in_c % 4 == 0) {
     /* Whole words a tap: the padding's are filled a word at a time. */
-    im2col(x, p, g, c, row);
+    im2col(x, oh, ow, g, c, row);
   } else {
     im2col_rows_edge(x, end, ih0, iw0, g, c, row);
   }
 }
 
-/* Column c of output pixel p of image x: its taps' inputs, widened (row:
- * scratch for the taps' bytes). */
-static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column* c, int8_t* row) {
+/* Column c of output pixel (oh, ow) of image x: its taps' inputs, widened
+ * (row: scratch for the taps' bytes). */
+static void im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometry* g, const S8Column* c,
+                   int8_t* row) {
   if (g->k_h == 1 && g->k_w == 1 && g->pad_h == 0 && g->pad_w == 0) {
-    /* A 1x1 kernel without padding: the column is one input pixel's
-     * channels (pixel p itself at stride 1), with no bounds to test. */
-    const int32_t at = g->stride_h == 1 && g->stride_w == 1
-                           ? p
-                           : (p / g->out_w) * g->stride_h * g->in_w + (p % g->out_w) * g->stride_w;
-    s8_widen(x + at * g->in_c, c, g->in_c);
+    /* A 1x1 kernel without padding (strided: at stride 1 the caller widens
+     * the pixels in place): one input pixel's channels, no bounds to test. */
+    s8_widen(x + (oh * g->stride_h * g->in_w + ow * g->stride_w) * g->in_c, c, g->in_c);
     return;
   }
-  int32_t oh = p / g->out_w, ow = p % g->out_w;
   if (g->in_c % 4 == 0) {
     const int32_t zeros = s8_bytes4(g->in_zp);
     int16_t* group = c->group;
@@ -277,60 +275,74 @@ static void im2col(const int8_t* x, int32_t p, const Geometry* g, const S8Column
   s8_widen(row, c, g->k_h * g->k_w * g->in_c);
 }
 
-/* Each channel's outputs y0[ch] and y1[ch] from the sums of two columns
- * side by side, a channel read once for both; the
+/* Each channel's outputs y[0][ch], y[1][ch] and y[2][ch] from the sums
+ * of three columns side by side, a channel read once for all three; the
  * requantization's form and `full` (s8_clamp's) known to the loop, so that
  * no output tests them. */
 static inline __attribute__((always_inline)) void requantize_in(const int32_t* sums,
                                                                 const S8Channel* chans,
                                                                 int32_t channels, int32_t lo,
-                                                                int32_t hi, int8_t* y0, int8_t* y1,
+                                                                int32_t hi, int8_t* const* y,
                                                                 S8Form form, int full) {
+  int8_t *y0 = y[0], *y1 = y[1], *y2 = y[2];
   int32_t ch = 0;
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  /* Four channels a word for each pixel (a loop test and two stores for
-   * eight outputs), clamped four bytes at once (s8_clamp4) rather than each
-   * output twice compared, where the clamp is narrower than SSAT's. */
+  /* Four channels a word for each pixel (a loop test and three stores for
+   * twelve outputs), clamped four bytes at once (s8_clamp4) rather than
+   * each output twice compared, where the clamp is narrower than SSAT's. */
   const int32_t lo4 = s8_bytes4(lo), hi4 = s8_bytes4(hi);
-#define CONV_PACK(k, at)                                       \
-  do {                                                         \
-    const S8Channel c = chans[ch + k];                         \
-    S8_PACK_BYTE(w0, s8_value(sums[2 * k], &c, form), at);     \
-    S8_PACK_BYTE(w1, s8_value(sums[2 * k + 1], &c, form), at); \
+  /* A channel's three sums loaded together, after its table (the
+   * compiler would move each load to its use, where it takes two cycles
+   * rather than one after a load). */
+#define CONV_PACK(k, at)                                                          \
+  do {                                                                            \
+    const S8Channel c = chans[ch + k];                                            \
+    int32_t s0, s1, s2;                                                           \
+    __asm__("ldr %0, [%3, #" #k                                                   \
+            " * 12]\n\t"                                                          \
+            "ldr %1, [%3, #" #k                                                   \
+            " * 12 + 4]\n\t"                                                      \
+            "ldr %2, [%3, #" #k " * 12 + 8]"                                      \
+            : "=&r"(s0), "=&r"(s1), "=&r"(s2)                                     \
+            : "r"(sums), "m"(*(const int32_t(*)[3])(const void*)(sums + 3 * k))); \
+    S8_PACK_BYTE(w0, s8_value(s0, &c, form), at);                                 \
+    S8_PACK_BYTE(w1, s8_value(s1, &c, form), at);                                 \
+    S8_PACK_BYTE(w2, s8_value(s2, &c, form), at);                                 \
   } while (0)
-  for (; ch + 4 <= channels; ch += 4, sums += 8) {
-    int32_t w0 = 0, w1 = 0;
+  for (; ch + 4 <= channels; ch += 4, sums += 12) {
+    int32_t w0 = 0, w1 = 0, w2 = 0;
     CONV_PACK(0, 0);
     CONV_PACK(1, 8);
     CONV_PACK(2, 16);
     CONV_PACK(3, 24);
     s8_store32(y0 + ch, full ? w0 : s8_clamp4(w0, lo4, hi4));
     s8_store32(y1 + ch, full ? w1 : s8_clamp4(w1, lo4, hi4));
+    s8_store32(y2 + ch, full ? w2 : s8_clamp4(w2, lo4, hi4));
   }
 #undef CONV_PACK
 #endif
-  for (; ch < channels; ++ch, sums += 2) {
+  for (; ch < channels; ++ch, sums += 3) {
     /* A copy: the int8 stores could alias the table, and reload it. */
     const S8Channel c = chans[ch];
     y0[ch] = s8_out(sums[0], &c, form, lo, hi, full);
     y1[ch] = s8_out(sums[1], &c, form, lo, hi, full);
+    y2[ch] = s8_out(sums[2], &c, form, lo, hi, full);
   }
 }
 
 /* Not inlined: the caller's frame, with its variable-length buffers,
- * would take a register. An S8_FOLDED table under a narrower clamp takes
- * S8_DOWN: a loop fewer in flash, for layers that MLPerf Tiny's models do
- * not have. */
+ * would take a register. An S8_DOWN table takes S8_ANY: a loop fewer in
+ * flash, for tables that real models' (S8_FOLDED's) are not. */
 static __attribute__((noinline)) void requantize(const int32_t* sums, const S8Channel* chans,
                                                  int32_t channels, S8Form form, int32_t lo,
-                                                 int32_t hi, int8_t* y0, int8_t* y1) {
+                                                 int32_t hi, int8_t* const* y) {
   const int full = lo == -128 && hi == 127;
   if (form == S8_FOLDED && full) {
-    requantize_in(sums, chans, channels, lo, hi, y0, y1, S8_FOLDED, 1);
-  } else if (form != S8_ANY) {
-    requantize_in(sums, chans, channels, lo, hi, y0, y1, S8_DOWN, 0);
+    requantize_in(sums, chans, channels, lo, hi, y, S8_FOLDED, 1);
+  } else if (form == S8_FOLDED) {
+    requantize_in(sums, chans, channels, lo, hi, y, S8_FOLDED, 0);
   } else {
-    requantize_in(sums, chans, channels, lo, hi, y0, y1, S8_ANY, 0);
+    requantize_in(sums, chans, channels, lo, hi, y, S8_ANY, 0);
   }
 }
 
@@ -367,12 +379,13 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     w = padded;
   }
   /* Word aligned: the DSP kernels read it with LDRD. */
-  int16_t buffer[2 * n] __attribute__((aligned(4)));
-  int32_t sums[2 * out_c];
+  int16_t buffer[3 * n] __attribute__((aligned(4)));
+  int32_t sums[3 * out_c];
   /* The taps' bytes, gathered where the channels are not in fours or a
    * window's rows meet an edge. */
   int8_t row[in_c % 4 != 0 || rows ? n : 1] __attribute__((aligned(4)));
-  const S8Column pair0 = s8_column(buffer, n, 2, 0), pair1 = s8_column(buffer, n, 2, 1);
+  const S8Column cols[3] = {s8_column(buffer, n, 3, 0), s8_column(buffer, n, 3, 1),
+                            s8_column(buffer, n, 3, 2)};
   /* A 1x1 kernel at stride 1 without padding: each column one input
    * pixel's channels, widened here rather than in a call a pixel. */
   const int pointwise = n == in_c && stride_h == 1 && stride_w == 1 && pad_h == 0 && pad_w == 0;
@@ -380,22 +393,28 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
     const int8_t* image = x + b * in_h * in_w * in_c;
     const int8_t* end = image + in_h * in_w * in_c;
     int8_t* out = y + b * pixels * out_c;
-    /* Two pixels a step; an odd last one goes as both (its outputs
-     * written twice), so that every pixel takes the same loops. */
-    for (int32_t p = 0; p < pixels; p += 2) {
-      const int32_t q = p + 1 < pixels ? p + 1 : p;
-      if (pointwise) {
-        s8_widen(image + p * in_c, &pair0, in_c);
-        s8_widen(image + q * in_c, &pair1, in_c);
-      } else if (rows) {
-        im2col_rows(image, end, p, &g, &pair0, row);
-        im2col_rows(image, end, q, &g, &pair1, row);
-      } else {
-        im2col(image, p, &g, &pair0, row);
-        im2col(image, q, &g, &pair1, row);
+    /* Three pixels a step; a last step short of three repeats its last
+     * pixel (its outputs written again), so that every pixel takes the same
+     * loops. (oh, ow): the next pixel's place, stepped rather than divided
+     * out. */
+    int32_t oh = 0, ow = 0;
+    for (int32_t p = 0; p < pixels; p += 3) {
+      const int32_t at[3] = {p, p + 1 < pixels ? p + 1 : p, p + 2 < pixels ? p + 2 : pixels - 1};
+      for (int32_t j = 0; j < 3 && pointwise; ++j) s8_widen(image + at[j] * in_c, &cols[j], in_c);
+      for (int32_t j = 0; j < 3 && !pointwise; ++j) {
+        if (rows) {
+          im2col_rows(image, end, oh, ow, &g, &cols[j], row);
+        } else {
+          im2col(image, oh, ow, &g, &cols[j], row);
+        }
+        if (p + j + 1 < pixels && ++ow == out_w) {
+          ow = 0;
+          ++oh;
+        }
       }
-      ffi_core_s8_sums_2cols(w, buffer, n, out_c, sums);
-      requantize(sums, chans, out_c, form, lo, hi, out + p * out_c, out + q * out_c);
+      ffi_core_s8_sums_3cols(w, buffer, n, out_c, sums);
+      int8_t* const y3[3] = {out + at[0] * out_c, out + at[1] * out_c, out + at[2] * out_c};
+      requantize(sums, chans, out_c, form, lo, hi, y3);
     }
   }
 }

@@ -1,22 +1,23 @@
 /* The int8 micro-kernels' matrix product: output channels (rows of int8
  * weights, TFLite's OHWI or OI order) times columns of int16 inputs (one per
- * output pixel or batch row), blocked two rows by two columns as CMSIS-NN's
- * GEMM is, so that each loaded word serves two products' pairs. It gives
+ * output pixel or batch row), blocked two rows by three columns, so that
+ * each widened weight word serves three columns and each column group two
+ * rows (CMSIS-NN's GEMM blocks two by two). It gives
  * the int32 sums; each kernel requantizes them in a loop of its own (its
  * rounding, and registers the products' loop does not hold).
  *
  * A column's first n & ~3 inputs come in groups of four, reordered as
  * x0 x2 x1 x3: SXTB16 widens a weight word's bytes 0 and 2 into one register
  * and, rotated, bytes 1 and 3 into another, so the group's two words pair
- * with them directly. Two columns interleave their groups (one pointer walks
- * both); each column's remaining n % 4 inputs follow all the groups, in
- * order. */
+ * with them directly. Three columns interleave their groups (one pointer
+ * walks them); each column's remaining n % 4 inputs follow all the groups,
+ * in order. */
 #ifndef FFI_CORE_KERNELS_S8_GEMM_H_
 #define FFI_CORE_KERNELS_S8_GEMM_H_
 
 #include "s8_primitives.h"
 
-/* Where a column's inputs go among `cols` (1 or 2) interleaved columns of
+/* Where a column's inputs go among `cols` (1 or 3) interleaved columns of
  * n inputs: column j's groups start at group + 4 * j, a group every
  * 4 * cols, and its tail at tail. */
 typedef struct {
@@ -38,15 +39,23 @@ static inline int16_t* s8_widen_group(int32_t v, int16_t* group, int32_t step) {
 }
 
 /* Widens n4 (a multiple of 4) int8 inputs into a column's groups from
- * group on, `step` apart: two groups an iteration (half the loop tests),
- * the step a constant to the loop (4 or 8: a lone column or a pair). */
+ * group on, `step` apart: four groups an iteration (a quarter of the loop
+ * tests; the four loads in a row), the step a constant to the loop (4 or
+ * 12: a lone column or three). */
 static inline __attribute__((always_inline)) int16_t* s8_widen_groups_by(const int8_t* src,
                                                                          int32_t n4, int16_t* group,
                                                                          int32_t step) {
-  const int8_t* end = src + (n4 & ~7);
-  for (; src != end; src += 8) {
+  const int8_t* end = src + (n4 & ~15);
+  for (; src != end; src += 16) {
+    const int32_t a = s8_load32(src), b = s8_load32(src + 4);
+    const int32_t c = s8_load32(src + 8), d = s8_load32(src + 12);
+    group = s8_widen_group(b, s8_widen_group(a, group, step), step);
+    group = s8_widen_group(d, s8_widen_group(c, group, step), step);
+  }
+  if (n4 & 8) {
     const int32_t a = s8_load32(src), b = s8_load32(src + 4);
     group = s8_widen_group(b, s8_widen_group(a, group, step), step);
+    src += 8;
   }
   if (n4 & 4) group = s8_widen_group(s8_load32(src), group, step);
   return group;
@@ -54,7 +63,8 @@ static inline __attribute__((always_inline)) int16_t* s8_widen_groups_by(const i
 
 static inline int16_t* s8_widen_groups(const int8_t* src, int32_t n4, int16_t* group,
                                        int32_t step) {
-  return step == 8 ? s8_widen_groups_by(src, n4, group, 8) : s8_widen_groups_by(src, n4, group, 4);
+  return step == 12 ? s8_widen_groups_by(src, n4, group, 12)
+                    : s8_widen_groups_by(src, n4, group, 4);
 }
 
 /* Widens n int8 inputs into column c. */
@@ -71,32 +81,201 @@ static inline int32_t s8_dot_tail(const int8_t* w, const int16_t* c, int32_t t, 
   return acc;
 }
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-/* Sixteen k of two interleaved columns (what one iteration of s8_dot_2x2 reads). */
+/* A call's constants for the DSP build's block loops, which read them
+ * from the stack: n, n - 4, where the column pointer ends the loop's whole
+ * iterations (`main`) and its four-k steps (`end4`). */
 typedef struct {
-  int16_t v[32];
-} S8Groups;
+  int32_t n, nm;
+  const int16_t *main, *end4;
+} S8Block;
 
-/* A column group's two words, `offset` bytes past c (LDRD: the buffer is
- * word aligned; the offset is the instruction's, not an addition). */
-#define S8_LOAD_GROUP(c, offset, x02, x13)  \
-  __asm__("ldrd %0, %1, [%2, #" #offset "]" \
-          : "=&r"(x02), "=&r"(x13)          \
-          : "r"(c), "m"(*(const S8Groups*)(c)))
+/* s8_dot_2x3's: 64 k an iteration over three columns. */
+static inline S8Block s8_block(const int16_t* buffer, int32_t n) {
+  S8Block b = {n, n - 4, buffer + 3 * (n & ~63), buffer + 3 * (n & ~3)};
+  return b;
+}
 
-/* The same two words for s8_dot_2x2's step. Where a load takes two cycles
- * and an LDR after an LDR one (the M4's and M33's timings), two LDRs: after
- * the weights' two loads they take a cycle each, where an LDRD takes three.
- * Where every load takes one cycle (the M7: targets.c_kernel_flags defines
- * FFI_CORE_KERNELS_ONE_CYCLE_LOADS), the LDRD, an instruction fewer. */
+/* s8_dot_4x1's: 32 k an iteration over a lone column. */
+static inline S8Block s8_block_1col(const int16_t* buffer, int32_t n) {
+  S8Block b = {n, n - 4, buffer + (n & ~31), buffer + (n & ~3)};
+  return b;
+}
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* A column group's two words at byte `c0` past c (asm text): an LDRD where
+ * every load takes a cycle (the M7: targets.c_kernel_flags defines
+ * FFI_CORE_KERNELS_ONE_CYCLE_LOADS), else two LDRs, which after a load
+ * take a cycle each where an LDRD takes three (the M4's and M33's
+ * timings). */
 #if defined(FFI_CORE_KERNELS_ONE_CYCLE_LOADS)
-#define S8_LOAD_WORDS S8_LOAD_GROUP
+#define S8_ASM_GROUP(c0) "ldrd %[x02], %[x13], [%[c], #" #c0 "]\n\t"
 #else
-#define S8_LOAD_WORDS(c, offset, x02, x13)                               \
-  __asm__("ldr %0, [%2, #" #offset "]\n\tldr %1, [%2, #" #offset " + 4]" \
-          : "=&r"(x02), "=&r"(x13)                                       \
-          : "r"(c), "m"(*(const S8Groups*)(c)))
+#define S8_ASM_GROUP(c0)     \
+  "ldr %[x02], [%[c], #" #c0 \
+  "]\n\t"                    \
+  "ldr %[x13], [%[c], #" #c0 " + 4]\n\t"
 #endif
+
+/* Both rows' products with the column whose group x02 x13 holds. */
+#define S8_ASM_SMLAD4(a0, a1)             \
+  "smlad %[" a0 "], %[wa], %[x02], %[" a0 \
+  "]\n\t"                                 \
+  "smlad %[" a0 "], %[t0], %[x13], %[" a0 \
+  "]\n\t"                                 \
+  "smlad %[" a1 "], %[wb], %[x02], %[" a1 \
+  "]\n\t"                                 \
+  "smlad %[" a1 "], %[t1], %[x13], %[" a1 "]\n\t"
+
+/* Four k of s8_dot_2x3 (asm text), the columns' groups at byte c0 past c:
+ * row 0's weight word (the pointer post-incremented) and row 1's, nm
+ * (n - 4) past it, nm from the stack (every register holds the block);
+ * 4 SXTB16, 12 SMLAD. The first five loads in a row, no address needing
+ * the load just before it, so that each after the first takes a cycle. */
+#define S8_ASM_STEP_2X3(c0)                                                  \
+  "ldr %[t0], %[nm]\n\t"                                                     \
+  "ldr %[x02], [%[c], #" #c0                                                 \
+  "]\n\t"                                                                    \
+  "ldr %[wa], [%[w0]], #4\n\t"                                               \
+  "ldr %[x13], [%[c], #" #c0                                                 \
+  " + 4]\n\t"                                                                \
+  "ldr %[wb], [%[w0], %[t0]]\n\t"                                            \
+  "sxtb16 %[t0], %[wa], ror #8\n\t"                                          \
+  "sxtb16 %[wa], %[wa]\n\t"                                                  \
+  "sxtb16 %[t1], %[wb], ror #8\n\t"                                          \
+  "sxtb16 %[wb], %[wb]\n\t" S8_ASM_SMLAD4("a00", "a10") S8_ASM_GROUP(c0 + 8) \
+      S8_ASM_SMLAD4("a01", "a11") S8_ASM_GROUP(c0 + 16) S8_ASM_SMLAD4("a02", "a12")
+
+/* Eight steps (32 k) from byte c0 of the columns on. */
+#define S8_ASM_STEPS8_2X3(c0) \
+  S8_ASM_STEP_2X3(c0)         \
+  S8_ASM_STEP_2X3(c0 + 24)    \
+  S8_ASM_STEP_2X3(c0 + 48)    \
+  S8_ASM_STEP_2X3(c0 + 72)    \
+  S8_ASM_STEP_2X3(c0 + 96)    \
+  S8_ASM_STEP_2X3(c0 + 120) S8_ASM_STEP_2X3(c0 + 144) S8_ASM_STEP_2X3(c0 + 168)
+
+/* acc = {w0.c0, w0.c1, w0.c2, w1.c0, w1.c1, w1.c2} over the first n & ~3
+ * inputs: rows w0 and w1 = w0 + n against three interleaved columns c.
+ * Written out (one asm block) because the block takes all fourteen
+ * registers (six sums, eight operands) and the compiler, given it in C,
+ * moves a row pointer and a sum to the stack. Sixteen steps (64 k) an
+ * iteration, then 32, 16, 8 and 4 k as n's bits ask (LSLS puts two of them
+ * in the flags, which the steps keep); what the loop reads from the stack
+ * is the call's, in b. */
+static inline __attribute__((always_inline)) void s8_dot_2x3(const int8_t* w0, const int16_t* c,
+                                                             const S8Block* b, int32_t* acc) {
+  int32_t a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0;
+  int32_t wa, wb, x02, x13, t0, t1;
+  __asm__ volatile(
+      "ldr %[t0], %[main]\n\t"
+      "cmp %[c], %[t0]\n\t"
+      "beq 2f\n"
+      "1:\n\t" S8_ASM_STEPS8_2X3(0) S8_ASM_STEPS8_2X3(192)
+      "add %[c], %[c], #384\n\t"
+      "ldr %[t0], %[main]\n\t"
+      "cmp %[c], %[t0]\n\t"
+      "bne 1b\n"
+      "2:\n\t"
+      "ldr %[t0], %[n]\n\t"
+      "lsls %[t0], %[t0], #26\n\t" /* Z: no bit of 4 to 32; N: 32 */
+      "beq 5f\n\t"
+      "bpl 3f\n\t" S8_ASM_STEPS8_2X3(0)
+      "add %[c], %[c], #192\n"
+      "3:\n\t"
+      "ldr %[t0], %[n]\n\t"
+      "lsls %[t0], %[t0], #28\n\t" /* C: 16; N: 8 */
+      "bcc 4f\n\t" S8_ASM_STEP_2X3(0) S8_ASM_STEP_2X3(24) S8_ASM_STEP_2X3(48) S8_ASM_STEP_2X3(72)
+      "add %[c], %[c], #96\n"
+      "4:\n\t"
+      "bpl 6f\n\t" S8_ASM_STEP_2X3(0) S8_ASM_STEP_2X3(24)
+      "add %[c], %[c], #48\n"
+      "6:\n\t"
+      "ldr %[t0], %[n]\n\t"
+      "lsls %[t0], %[t0], #30\n\t" /* C: 4 */
+      "bcc 5f\n\t" S8_ASM_STEP_2X3(0)
+      "5:\n"
+      : [a00] "+r"(a00), [a01] "+r"(a01), [a02] "+r"(a02), [a10] "+r"(a10), [a11] "+r"(a11),
+        [a12] "+r"(a12), [w0] "+r"(w0), [c] "+r"(c), [wa] "=&r"(wa), [wb] "=&r"(wb),
+        [x02] "=&r"(x02), [x13] "=&r"(x13), [t0] "=&r"(t0), [t1] "=&r"(t1)
+      : [nm] "m"(b->nm), [main] "m"(b->main), [n] "m"(b->n)
+      : "cc", "memory");
+  /* Stores of words apart, which the compiler does not pair into STRDs
+   * (three cycles each, two STRs two). */
+  acc[0] = a00;
+  acc[2] = a02;
+  acc[4] = a11;
+  acc[1] = a01;
+  acc[3] = a10;
+  acc[5] = a12;
+}
+
+/* Four k of s8_dot_4x1 (asm text): the column group and rows 0 and 2's
+ * weight words (each pointer post-incremented) and row 1's, nm (n - 4)
+ * past row 0's, in a row of loads; row 3's after row 0's products. */
+#define S8_ASM_STEP_4X1                   \
+  "ldr %[x02], [%[c]], #4\n\t"            \
+  "ldr %[wa], [%[w0]], #4\n\t"            \
+  "ldr %[x13], [%[c]], #4\n\t"            \
+  "ldr %[wc], [%[w2]], #4\n\t"            \
+  "ldr %[wb], [%[w0], %[nm]]\n\t"         \
+  "sxtb16 %[t0], %[wa], ror #8\n\t"       \
+  "sxtb16 %[wa], %[wa]\n\t"               \
+  "smlad %[a0], %[wa], %[x02], %[a0]\n\t" \
+  "smlad %[a0], %[t0], %[x13], %[a0]\n\t" \
+  "ldr %[wa], [%[w2], %[nm]]\n\t"         \
+  "sxtb16 %[t0], %[wb], ror #8\n\t"       \
+  "sxtb16 %[wb], %[wb]\n\t"               \
+  "smlad %[a1], %[wb], %[x02], %[a1]\n\t" \
+  "smlad %[a1], %[t0], %[x13], %[a1]\n\t" \
+  "sxtb16 %[t0], %[wc], ror #8\n\t"       \
+  "sxtb16 %[wc], %[wc]\n\t"               \
+  "smlad %[a2], %[wc], %[x02], %[a2]\n\t" \
+  "smlad %[a2], %[t0], %[x13], %[a2]\n\t" \
+  "sxtb16 %[t0], %[wa], ror #8\n\t"       \
+  "sxtb16 %[wa], %[wa]\n\t"               \
+  "smlad %[a3], %[wa], %[x02], %[a3]\n\t" \
+  "smlad %[a3], %[t0], %[x13], %[a3]\n\t"
+
+/* acc[r] = row r . column c over the first n & ~3 inputs, rows w, w + n,
+ * w + 2n, w + 3n. Written out, as s8_dot_2x3, for its fourteen registers:
+ * four sums, six operands, two row pointers (rows 1 and 3 at nm past them)
+ * and the column's. Eight steps (32 k) an iteration, then one at a time;
+ * the loop ends from the stack. */
+static inline __attribute__((always_inline)) void s8_dot_4x1(const int8_t* w, const int16_t* c,
+                                                             const S8Block* b, int32_t* acc) {
+  int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  int32_t x02, x13, wa, wb, wc, t0;
+  const int8_t* w0 = w;
+  const int8_t* w2 = w + 2 * b->n;
+  __asm__ volatile(
+      "ldr %[t0], %[main]\n\t"
+      "cmp %[c], %[t0]\n\t"
+      "beq 2f\n"
+      "1:\n\t" S8_ASM_STEP_4X1 S8_ASM_STEP_4X1 S8_ASM_STEP_4X1 S8_ASM_STEP_4X1 S8_ASM_STEP_4X1
+          S8_ASM_STEP_4X1 S8_ASM_STEP_4X1 S8_ASM_STEP_4X1
+      "ldr %[t0], %[main]\n\t"
+      "cmp %[c], %[t0]\n\t"
+      "bne 1b\n"
+      "2:\n\t"
+      "ldr %[t0], %[e4]\n\t"
+      "cmp %[c], %[t0]\n\t"
+      "beq 4f\n"
+      "3:\n\t" S8_ASM_STEP_4X1
+      "ldr %[t0], %[e4]\n\t"
+      "cmp %[c], %[t0]\n\t"
+      "bne 3b\n"
+      "4:\n"
+      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [w0] "+r"(w0), [w2] "+r"(w2),
+        [c] "+r"(c), [x02] "=&r"(x02), [x13] "=&r"(x13), [wa] "=&r"(wa), [wb] "=&r"(wb),
+        [wc] "=&r"(wc), [t0] "=&r"(t0)
+      : [nm] "r"(b->nm), [main] "m"(b->main), [e4] "m"(b->end4)
+      : "cc", "memory");
+  /* Stores of words apart (s8_dot_2x3's). */
+  acc[0] = a0;
+  acc[2] = a2;
+  acc[1] = a1;
+  acc[3] = a3;
+}
 
 /* A column group as the four-product step takes it: its two words. */
 typedef struct {
@@ -119,124 +298,41 @@ static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
   return s8_smlad(s8_lanes13(v), x.x13, s8_smlad(s8_lanes02(v), x.x02, acc));
 }
 
-/* Four k of rows w0 w1 (from byte wk on) against both columns' group at
- * byte ck: 2 weight words, 2 column groups, 4 SXTB16, 8 SMLAD. */
-#define S8_STEP_2X2(wk, ck0, ck1)                             \
-  do {                                                        \
-    int32_t wa = s8_load32(w0 + wk), wb = s8_load32(w1 + wk); \
-    int32_t x02, x13;                                         \
-    S8_LOAD_WORDS(c, ck0, x02, x13);                          \
-    int32_t wa02 = s8_lanes02(wa), wa13 = s8_lanes13(wa);     \
-    int32_t wb02 = s8_lanes02(wb), wb13 = s8_lanes13(wb);     \
-    a00 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a00));      \
-    a10 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a10));      \
-    S8_LOAD_WORDS(c, ck1, x02, x13);                          \
-    a01 = s8_smlad(wa13, x13, s8_smlad(wa02, x02, a01));      \
-    a11 = s8_smlad(wb13, x13, s8_smlad(wb02, x02, a11));      \
-  } while (0)
-
-/* Sixteen k of s8_dot_2x2, the pointers stepped past them. */
-#define S8_STEP16_2X2()      \
-  do {                       \
-    S8_STEP_2X2(0, 0, 8);    \
-    S8_STEP_2X2(4, 16, 24);  \
-    S8_STEP_2X2(8, 32, 40);  \
-    S8_STEP_2X2(12, 48, 56); \
-    w0 += 16;                \
-    w1 += 16;                \
-    c += 32;                 \
-  } while (0)
-
-/* acc = {w0.c0, w0.c1, w1.c0, w1.c1}: rows w0 w1, two interleaved columns c;
- * sixteen k a step (the pointer steps and loop test a sixteenth of the
- * instructions), `steps` (1, 2 or 4, a constant) an iteration where the
- * code may grow for fewer loop tests (n a constant the loop then runs
- * straight), then eight, then four. */
-static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
-                                                             const int16_t* c, int32_t n,
-                                                             int32_t* acc, int32_t steps) {
-  int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  if (steps == 4) {
-    for (int32_t i = n >> 6; i != 0; --i) {
-      S8_STEP16_2X2();
-      S8_STEP16_2X2();
-      S8_STEP16_2X2();
-      S8_STEP16_2X2();
-    }
-  } else if (steps == 2) {
-    for (int32_t i = n >> 5; i != 0; --i) {
-      S8_STEP16_2X2();
-      S8_STEP16_2X2();
-    }
-  }
-  for (int32_t i = (n >> 4) & (steps == 1 ? 0x7FFFFFF : steps - 1); i != 0; --i) S8_STEP16_2X2();
-  if (n & 8) {
-    S8_STEP_2X2(0, 0, 8);
-    S8_STEP_2X2(4, 16, 24);
-    w0 += 8;
-    w1 += 8;
-    c += 16;
-  }
-  if (n & 4) {
-    S8_STEP_2X2(0, 0, 8);
-    w0 += 4;
-    w1 += 4;
-    c += 8;
-  }
-  int32_t t = n & 3;
-  acc[0] = s8_dot_tail(w0, c, t, a00);
-  acc[1] = s8_dot_tail(w0, c + t, t, a01);
-  acc[2] = s8_dot_tail(w1, c, t, a10);
-  acc[3] = s8_dot_tail(w1, c + t, t, a11);
-}
-
 #else
 /* Without the DSP extension, one k at a time: its weights against its
- * inputs, at place cj of the reordered groups (x0 x2 x1 x3, the next group
- * 8 on), each loaded value used at once so that the registers hold the
- * accumulators. */
-#define S8_MAC_2X2(j, cj)                                       \
-  do {                                                          \
-    int32_t wa = w0[j], wb = w1[j], xa = c[cj], xb = c[4 + cj]; \
-    a00 += wa * xa;                                             \
-    a01 += wa * xb;                                             \
-    a10 += wb * xa;                                             \
-    a11 += wb * xb;                                             \
+ * inputs, at place cj of the reordered groups (x0 x2 x1 x3, the next
+ * column's 4 on, the next group 12 on), each loaded value used at once so
+ * that the registers hold the sums. */
+#define S8_MAC_2X3(j, cj)                     \
+  do {                                        \
+    const int32_t wa = w0[j], wb = w0[n + j]; \
+    int32_t x = c[cj];                        \
+    a00 += wa * x;                            \
+    a10 += wb * x;                            \
+    x = c[4 + cj];                            \
+    a01 += wa * x;                            \
+    a11 += wb * x;                            \
+    x = c[8 + cj];                            \
+    a02 += wa * x;                            \
+    a12 += wb * x;                            \
   } while (0)
 
-static inline __attribute__((always_inline)) void s8_dot_2x2(const int8_t* w0, const int8_t* w1,
-                                                             const int16_t* c, int32_t n,
-                                                             int32_t* acc, int32_t steps) {
-  (void)steps; /* the loop holds the accumulators: no registers to spare */
-  int32_t a00 = 0, a01 = 0, a10 = 0, a11 = 0;
-  /* Two groups an iteration: half the pointer steps and loop tests. */
-  for (int32_t i = n >> 3; i != 0; --i) {
-    S8_MAC_2X2(0, 0);
-    S8_MAC_2X2(1, 2);
-    S8_MAC_2X2(2, 1);
-    S8_MAC_2X2(3, 3);
-    S8_MAC_2X2(4, 8);
-    S8_MAC_2X2(5, 10);
-    S8_MAC_2X2(6, 9);
-    S8_MAC_2X2(7, 11);
-    w0 += 8;
-    w1 += 8;
-    c += 16;
+static inline __attribute__((always_inline)) void s8_dot_2x3(const int8_t* w0, const int16_t* c,
+                                                             const S8Block* b, int32_t* acc) {
+  const int32_t n = b->n;
+  int32_t a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0;
+  for (const int8_t* end = w0 + (n & ~3); w0 != end; w0 += 4, c += 12) {
+    S8_MAC_2X3(0, 0);
+    S8_MAC_2X3(1, 2);
+    S8_MAC_2X3(2, 1);
+    S8_MAC_2X3(3, 3);
   }
-  if (n & 4) {
-    S8_MAC_2X2(0, 0);
-    S8_MAC_2X2(1, 2);
-    S8_MAC_2X2(2, 1);
-    S8_MAC_2X2(3, 3);
-    w0 += 4;
-    w1 += 4;
-    c += 8;
-  }
-  int32_t t = n & 3;
-  acc[0] = s8_dot_tail(w0, c, t, a00);
-  acc[1] = s8_dot_tail(w0, c + t, t, a01);
-  acc[2] = s8_dot_tail(w1, c, t, a10);
-  acc[3] = s8_dot_tail(w1, c + t, t, a11);
+  acc[0] = a00;
+  acc[1] = a01;
+  acc[2] = a02;
+  acc[3] = a10;
+  acc[4] = a11;
+  acc[5] = a12;
 }
 
 /* A column group as the four-product step takes it: its inputs x0 x2 x1
@@ -257,10 +353,12 @@ static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
 }
 #endif
 
-/* acc[r] = row r . column c, rows w, w + n, w + 2n, w + 3n: a group of the
- * column against each row's four weights (a pointer a row, each load's
- * post-increment its step). */
-static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int32_t* acc) {
+#if !(defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP)
+/* acc[r] = row r . column c over the first n & ~3 inputs, rows w, w + n,
+ * w + 2n, w + 3n: a group of the column against each row's four weights (a
+ * pointer a row, each load's post-increment its step). */
+static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, const S8Block* b, int32_t* acc) {
+  const int32_t n = b->n;
   int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   const int8_t* w1 = w + n;
   const int8_t* w2 = w1 + n;
@@ -272,14 +370,14 @@ static inline void s8_dot_4x1(const int8_t* w, const int16_t* c, int32_t n, int3
     a2 = s8_step4(w2, x, a2);
     a3 = s8_step4(w3, x, a3);
   }
-  int32_t t = n & 3;
-  acc[0] = s8_dot_tail(w, c, t, a0);
-  acc[1] = s8_dot_tail(w1, c, t, a1);
-  acc[2] = s8_dot_tail(w2, c, t, a2);
-  acc[3] = s8_dot_tail(w3, c, t, a3);
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
 }
+#endif
 
-/* row w . column c (columns step apart: 4 alone, 8 interleaved). */
+/* row w . column c (groups step apart: 4 alone, 12 among three). */
 static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_t* tail,
                                  int32_t step, int32_t n) {
   int32_t a = 0;
@@ -288,9 +386,9 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
   return s8_dot_tail(w, tail, n & 3, a);
 }
 
-/* Every channel's sums for the two interleaved columns in buffer, each
- * channel's two side by side in sums (2 x channels). */
-void ffi_core_s8_sums_2cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
+/* Every channel's sums for the three interleaved columns in buffer, each
+ * channel's three side by side in sums (3 x channels). */
+void ffi_core_s8_sums_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
                             int32_t* sums);
 
 /* Every channel's sum for the lone column in buffer. */

@@ -33,12 +33,20 @@ static inline int32_t s8_lanes13(int32_t v) {
   return r;
 }
 
-/* Two words at p (word aligned), in one STRD. */
+/* Two words at p (word aligned): one STRD where every store takes a cycle
+ * (FFI_CORE_KERNELS_ONE_CYCLE_LOADS, s8_gemm.h), else two STRs, a cycle
+ * each with an immediate offset where an STRD takes three (the M4's and
+ * M33's timings). */
 static inline void s8_store_pair(int16_t* p, int32_t lo, int32_t hi) {
+#if defined(FFI_CORE_KERNELS_ONE_CYCLE_LOADS)
   typedef struct {
     int16_t v[4];
   } Pair;
   __asm__("strd %1, %2, [%3]" : "=m"(*(Pair*)p) : "r"(lo), "r"(hi), "r"(p));
+#else
+  s8_store32(p, lo);
+  s8_store32(p + 2, hi);
+#endif
 }
 
 /* acc + a.lo * b.lo + a.hi * b.hi (int16 halves). */

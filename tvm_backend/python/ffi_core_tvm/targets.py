@@ -59,7 +59,8 @@ def c_kernel_flags(cpu):
     the M55, GCC's second scheduling pass, which sets MVE loads beside MVE
     arithmetic for the dual-beat overlap (modeled cycles: KWS 2.11 M to
     2.05 M, VWW 7.72 M to 7.62 M; the first pass spills: 2.24 M, 7.98 M);
-    on the M7, whose loads take a cycle each, the GEMM's LDRDs (s8_gemm.h)."""
+    on the M7, whose loads and stores take a cycle each, the GEMM's and the
+    widening's LDRDs and STRDs (s8_gemm.h, s8_primitives.h)."""
     if cpu == "cortex-m55":
         return ["-fschedule-insns2"]
     if cpu == "cortex-m7":
