@@ -22,36 +22,40 @@ static int8_t g_x[3][kMaxN], g_w[kMaxChannels * kMaxN + 1];
 static int16_t g_buffer[3 * kMaxN] __attribute__((aligned(8)));
 static int32_t g_sums[3 * kMaxChannels];
 
+/* Each channel's sums from `cols` columns (3: interleaved; 1: alone) in
+ * g_sums against g_x's first columns; returns the mismatches. */
+static long compare(const int8_t* w, int32_t n, int32_t channels, int32_t cols) {
+  long failures = 0;
+  for (int32_t ch = 0; ch < channels; ++ch) {
+    for (int32_t j = 0; j < cols; ++j) {
+      int32_t want = 0;
+      for (int32_t k = 0; k < n; ++k) want += w[ch * n + k] * g_x[j][k];
+      const int32_t got = g_sums[cols * ch + j];
+      if (want != got && failures++ < 5) {
+        printf("%ld columns, n %ld, channel %ld of %ld, column %ld: want %ld, got %ld\n",
+               (long)cols, (long)n, (long)ch, (long)channels, (long)j, (long)want, (long)got);
+      }
+    }
+  }
+  return failures;
+}
+
 static long check(int32_t n, int32_t channels) {
   const int8_t* w = g_w + 1; /* odd: the weight rows' loads are unaligned */
   for (int32_t i = 0; i < channels * n; ++i) g_w[1 + i] = (int8_t)next();
   for (int32_t j = 0; j < 3; ++j) {
     for (int32_t k = 0; k < n; ++k) g_x[j][k] = (int8_t)next();
   }
-  long failures = 0;
-  /* Three interleaved columns, then the lone one. */
   for (int32_t j = 0; j < 3; ++j) {
     const S8Column col = s8_column(g_buffer, n, 3, j);
     s8_widen(g_x[j], &col, n);
   }
   ffi_core_s8_sums_3cols(w, g_buffer, n, channels, g_sums);
-  for (int32_t cols = 3; cols >= 1; cols -= 2) {
-    for (int32_t ch = 0; ch < channels; ++ch) {
-      for (int32_t j = 0; j < cols; ++j) {
-        int32_t want = 0;
-        for (int32_t k = 0; k < n; ++k) want += w[ch * n + k] * g_x[j][k];
-        const int32_t got = g_sums[cols * ch + j];
-        if (want != got && failures++ < 5) {
-          printf("%ld columns, n %ld, channel %ld of %ld, column %ld: want %ld, got %ld\n",
-                 (long)cols, (long)n, (long)ch, (long)channels, (long)j, (long)want, (long)got);
-        }
-      }
-    }
-    const S8Column alone = s8_column(g_buffer, n, 1, 0);
-    s8_widen(g_x[0], &alone, n);
-    ffi_core_s8_sums_1col(w, g_buffer, n, channels, g_sums);
-  }
-  return failures;
+  long failures = compare(w, n, channels, 3);
+  const S8Column alone = s8_column(g_buffer, n, 1, 0);
+  s8_widen(g_x[0], &alone, n);
+  ffi_core_s8_sums_1col(w, g_buffer, n, channels, g_sums);
+  return failures + compare(w, n, channels, 1);
 }
 
 int main(void) {
