@@ -41,10 +41,13 @@ C_KERNEL_FLAGS = ["-O2", "-fno-schedule-insns", "-fno-schedule-insns2", "-std=c9
                   "-ffunction-sections", "-Wa,--noexecstack", "-Wall", "-Wextra", "-Werror"]
 
 
-def pass_context():
+def pass_context(single=False):
     """How the compile path builds: kernels do not check their arguments
-    again (the entry function checks the model's inputs)."""
-    return tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True})
+    again (the entry function checks the model's inputs). A single-call
+    main (single_call.py) holds its storages to its end anyway, where the
+    VM drops its registers: each kill would be one more builtin call."""
+    return tvm.transform.PassContext(opt_level=3, config={"tirx.disable_assert": True},
+                                     disabled_pass=["KillAfterLastUse"] if single else [])
 
 
 def planned_storage_bytes(mod):
@@ -327,7 +330,7 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
     target = llvm_target(cpu)
     symbol = c_symbol(name)
     mod, table = single_call(mod, f"ffi_core_kernel_table_{symbol}")
-    with pass_context():
+    with pass_context(single=table is not None):
         ex = relax.build(mod, target, exec_mode="compiled", system_lib=True)
     with tempfile.TemporaryDirectory() as tmp:
         tar_path = os.path.join(tmp, "model.tar")

@@ -6,10 +6,12 @@ the kills (about 1,000 instructions a layer on a Cortex-M4). single_call()
 rewrites a main that is a straight line of kernel calls (states written in
 place too), reshapes and tuples of their results into one call of
 `main_kernels`: a C table of the kernels in order over one workspace whose
-regions are planned here (tvm_backend/src/kernel_plan.cc runs it). The VM
-then allocates the outputs and the workspace, keeps them from call to call,
-and makes that one call. A main of any other shape (control flow, an
-operator with no kernel, shape arguments, a single kernel) stays as it is.
+regions are planned here (tvm_backend/src/kernel_plan.cc runs it). main
+then checks its inputs, allocates one storage (the outputs, then the
+workspace) and its tensors, and calls the table: the same few builtin calls
+an inference, whatever the layers (the VM keeps the storage from call to
+call). A main of any other shape (control flow, an operator with no
+kernel, shape arguments, a single kernel) stays as it is.
 """
 import numpy as np
 import tvm
@@ -226,7 +228,9 @@ def single_call(mod, symbol):
         with T.prim_func():
             T.func_name(ENTRY)
             T.func_attr({"tir.noalias": True})
-            bufs = [T.match_buffer(T.arg(f"a{k}", T.handle()), shape, dtype)
+            # Any offset into its storage (the workspace and the outputs
+            # share one): the pointer the table gets is data + byte_offset.
+            bufs = [T.match_buffer(T.arg(f"a{k}", T.handle()), shape, dtype, offset_factor=1)
                     for k, (shape, dtype) in enumerate(tensors)]
             rc = T.Bind(T.call_extern("int32", symbol, *[b.access_ptr("rw") for b in bufs]))
             with T.If(rc != 0):
@@ -238,21 +242,28 @@ def single_call(mod, symbol):
     bb = relax.BlockBuilder(tvm.IRModule({gv: f for gv, f in mod.functions.items()
                                           if gv.name_hint != "main"}, attrs=mod.attrs))
     new_params = [relax.Var(p.name, p.ty) for p in params]
-    attrs = dict(main.attrs.items()) if main.attrs else None
+    attrs = dict(main.attrs.items()) if main.attrs else {}
+    # main calls the table directly, as TVM's lowering of a call_tir would:
+    # one call, no copy of its result.
+    attrs["relax.force_pure"] = True
+    # One storage: the outputs, then the workspace, each on ALIGNMENT (the
+    # VM's builtin calls, a few hundred instructions each on a Cortex-M4,
+    # are most of what an inference spends outside the kernels).
+    at = [0]
+    for _, shape, dtype in outputs:
+        at.append(at[-1] + -(-_bytes(shape, dtype) // ALIGNMENT) * ALIGNMENT)
     with bb.function("main", new_params, attrs=attrs):
-        # The workspace an argument the table writes, not a second output:
-        # a tuple of outputs would be one more heap object a call.
-        ws = bb.emit(relax.op.builtin.alloc_tensor(relax.ShapeExpr([ws_bytes]), "uint8", 0))
+        storage = bb.emit(relax.op.memory.alloc_storage(
+            relax.ShapeExpr([at[-1] + ws_bytes]), 0, "global", "uint8"))
+        outs = [bb.emit(relax.op.memory.alloc_tensor(storage, at[k], relax.ShapeExpr(list(shape)),
+                                                     dtype))
+                for k, (_, shape, dtype) in enumerate(outputs)]
+        ws = bb.emit(relax.op.memory.alloc_tensor(storage, at[-1], relax.ShapeExpr([ws_bytes]),
+                                                  "uint8"))
         table_gv = bb.add_func(kernels, ENTRY)
-        args = relax.Tuple(new_params + [c for c, _ in constants] + [ws])
-        types = [relax.TensorType(list(shape), dtype) for _, shape, dtype in results]
-        if len(outputs) == len(results):
-            res = bb.emit(relax.call_tir(table_gv, args, types[0] if len(types) == 1 else types))
-        else:  # states, written in place, among the results
-            res = bb.emit(relax.call_tir_inplace(
-                table_gv, args, [s.index if s.kind == "param" else -1 for s, _, _ in results],
-                types))
-        bb.emit_func_output(res)
+        bb.emit(relax.Call(table_gv, new_params + [c for c, _ in constants] + [ws] + outs))
+        res = [new_params[s.index] if s.kind == "param" else outs[s.index] for s, _, _ in results]
+        bb.emit_func_output(res[0] if len(res) == 1 else relax.Tuple(res))
     return bb.finalize(), table
 
 
