@@ -10,9 +10,8 @@
  * buffers), whose block gets every register. */
 void ffi_core_s8_sums_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
                             int32_t* sums) {
-  const S8Block b = s8_block(buffer, n);
   const int32_t pairs = channels & ~1, n4 = n & ~3, t = n & 3;
-  for (int32_t ch = 0; ch < pairs; ch += 2) s8_dot_2x3(w + ch * n, buffer, &b, sums + 3 * ch);
+  if (pairs != 0) s8_pairs_2x3(w, buffer, n, pairs, sums);
   /* The columns' last n % 4 inputs, each column's in order after the
    * groups. */
   for (int32_t ch = 0; t != 0 && ch < pairs; ++ch) {

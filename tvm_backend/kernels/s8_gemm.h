@@ -81,19 +81,13 @@ static inline int32_t s8_dot_tail(const int8_t* w, const int16_t* c, int32_t t, 
   return acc;
 }
 
-/* A call's constants for the DSP build's block loops, which read them
- * from the stack: n, n - 4, where the column pointer ends the loop's whole
+/* A call's constants for s8_dot_4x1, whose DSP form reads them from the
+ * stack: n, n - 4, where the column pointer ends the loop's whole
  * iterations (`main`) and its four-k steps (`end4`). */
 typedef struct {
   int32_t n, nm;
   const int16_t *main, *end4;
 } S8Block;
-
-/* s8_dot_2x3's: 64 k an iteration over three columns. */
-static inline S8Block s8_block(const int16_t* buffer, int32_t n) {
-  S8Block b = {n, n - 4, buffer + 3 * (n & ~63), buffer + 3 * (n & ~3)};
-  return b;
-}
 
 /* s8_dot_4x1's: 32 k an iteration over a lone column. */
 static inline S8Block s8_block_1col(const int16_t* buffer, int32_t n) {
@@ -126,7 +120,7 @@ static inline S8Block s8_block_1col(const int16_t* buffer, int32_t n) {
   "]\n\t"                                 \
   "smlad %[" a1 "], %[t1], %[x13], %[" a1 "]\n\t"
 
-/* Four k of s8_dot_2x3 (asm text), the columns' groups at byte c0 past c:
+/* Four k of s8_pairs_2x3 (asm text), the columns' groups at byte c0 past c:
  * row 0's weight word (the pointer post-incremented) and row 1's, nm
  * (n - 4) past it, nm from the stack (every register holds the block);
  * 4 SXTB16, 12 SMLAD. The first five loads in a row, no address needing
@@ -145,68 +139,118 @@ static inline S8Block s8_block_1col(const int16_t* buffer, int32_t n) {
   "sxtb16 %[wb], %[wb]\n\t" S8_ASM_SMLAD4("a00", "a10") S8_ASM_GROUP(c0 + 8) \
       S8_ASM_SMLAD4("a01", "a11") S8_ASM_GROUP(c0 + 16) S8_ASM_SMLAD4("a02", "a12")
 
-/* Eight steps (32 k) from byte c0 of the columns on. */
-#define S8_ASM_STEPS8_2X3(c0) \
-  S8_ASM_STEP_2X3(c0)         \
-  S8_ASM_STEP_2X3(c0 + 24)    \
-  S8_ASM_STEP_2X3(c0 + 48)    \
-  S8_ASM_STEP_2X3(c0 + 72)    \
-  S8_ASM_STEP_2X3(c0 + 96)    \
-  S8_ASM_STEP_2X3(c0 + 120) S8_ASM_STEP_2X3(c0 + 144) S8_ASM_STEP_2X3(c0 + 168)
+/* What s8_pairs_2x3's loops read from the stack, made once a call: n - 4
+ * (row 1's word past row 0's pointer), the step of sixteen the first
+ * iteration enters at, where the column pointer starts (that step's
+ * groups at its offsets) and ends, how far row 0's pointer moves from one
+ * pair's end to the next pair's start, where it ends, the next pair's
+ * sums. */
+typedef struct {
+  int32_t nm, entry, skip;
+  uintptr_t start;
+  const int16_t* end;
+  const int8_t* w_end;
+  int32_t* sums;
+} S8Pairs;
 
-/* acc = {w0.c0, w0.c1, w0.c2, w1.c0, w1.c1, w1.c2} over the first n & ~3
- * inputs: rows w0 and w1 = w0 + n against three interleaved columns c.
- * Written out (one asm block) because the block takes all fourteen
- * registers (six sums, eight operands) and the compiler, given it in C,
- * moves a row pointer and a sum to the stack. Sixteen steps (64 k) an
- * iteration, then 32, 16, 8 and 4 k as n's bits ask (LSLS puts two of them
- * in the flags, which the steps keep); what the loop reads from the stack
- * is the call's, in b. */
-static inline __attribute__((always_inline)) void s8_dot_2x3(const int8_t* w0, const int16_t* c,
-                                                             const S8Block* b, int32_t* acc) {
-  int32_t a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0;
-  int32_t wa, wb, x02, x13, t0, t1;
+/* Every pair of rows (w, w + n; `pairs` rows in all, an even count)
+ * against three interleaved columns over their first n & ~3 inputs:
+ * sums[3 * ch + j] = row ch . column j. Written out (one asm block), as the
+ * block takes all fourteen registers (six sums, eight operands) and the
+ * compiler, given it in C, moves a row pointer and a sum to the stack. The
+ * pairs' loop is in it too: a pair costs its steps, six MOVs, six STRs and a
+ * TBH. Each pair's steps are sixteen written out (64 k) an iteration, the
+ * first iteration entered by TBH at the step that leaves n's whole
+ * iterations after it (Duff's device), so that no pair tests n's bits. */
+static inline __attribute__((always_inline)) void s8_pairs_2x3(const int8_t* w,
+                                                               const int16_t* buffer, int32_t n,
+                                                               int32_t pairs, int32_t* sums) {
+  const int32_t n4 = n & ~3, entry = -(n4 / 4) & 15;
+  if (n4 == 0) {
+    for (int32_t i = 0; i < 3 * pairs; ++i) sums[i] = 0;
+    return;
+  }
+  /* Bytes, not a pointer: `start` lies before the buffer by the steps
+   * skipped, whose offsets bring the reads back inside it. */
+  S8Pairs p = {.nm = n - 4,
+               .entry = entry,
+               .skip = 2 * n - n4,
+               .start = (uintptr_t)buffer - (uintptr_t)(24 * entry),
+               .end = buffer + 3 * n4,
+               .w_end = w + pairs * n,
+               .sums = sums};
+  int32_t a00, a01, a02, a10, a11, a12, wa, wb, x02, x13, t0, t1;
+  const int16_t* c;
+  const int8_t* w0 = w;
   __asm__ volatile(
-      "ldr %[t0], %[main]\n\t"
-      "cmp %[c], %[t0]\n\t"
-      "beq 2f\n"
-      "1:\n\t" S8_ASM_STEPS8_2X3(0) S8_ASM_STEPS8_2X3(192)
+      "0:\n\t"
+      "movs %[a00], #0\n\t"
+      "movs %[a01], #0\n\t"
+      "movs %[a02], #0\n\t"
+      "movs %[a10], #0\n\t"
+      "movs %[a11], #0\n\t"
+      "movs %[a12], #0\n\t"
+      "ldr %[c], %[start]\n\t"
+      "ldr %[t0], %[entry]\n\t"
+      "tbh [pc, %[t0], lsl #1]\n"
+      "9:\n\t"
+      ".hword (20f - 9b) / 2\n\t"
+      ".hword (21f - 9b) / 2\n\t"
+      ".hword (22f - 9b) / 2\n\t"
+      ".hword (23f - 9b) / 2\n\t"
+      ".hword (24f - 9b) / 2\n\t"
+      ".hword (25f - 9b) / 2\n\t"
+      ".hword (26f - 9b) / 2\n\t"
+      ".hword (27f - 9b) / 2\n\t"
+      ".hword (28f - 9b) / 2\n\t"
+      ".hword (29f - 9b) / 2\n\t"
+      ".hword (30f - 9b) / 2\n\t"
+      ".hword (31f - 9b) / 2\n\t"
+      ".hword (32f - 9b) / 2\n\t"
+      ".hword (33f - 9b) / 2\n\t"
+      ".hword (34f - 9b) / 2\n\t"
+      ".hword (35f - 9b) / 2\n\t"
+      "20:\n\t" S8_ASM_STEP_2X3(0)
+      "21:\n\t" S8_ASM_STEP_2X3(24)
+      "22:\n\t" S8_ASM_STEP_2X3(48)
+      "23:\n\t" S8_ASM_STEP_2X3(72)
+      "24:\n\t" S8_ASM_STEP_2X3(96)
+      "25:\n\t" S8_ASM_STEP_2X3(120)
+      "26:\n\t" S8_ASM_STEP_2X3(144)
+      "27:\n\t" S8_ASM_STEP_2X3(168)
+      "28:\n\t" S8_ASM_STEP_2X3(192)
+      "29:\n\t" S8_ASM_STEP_2X3(216)
+      "30:\n\t" S8_ASM_STEP_2X3(240)
+      "31:\n\t" S8_ASM_STEP_2X3(264)
+      "32:\n\t" S8_ASM_STEP_2X3(288)
+      "33:\n\t" S8_ASM_STEP_2X3(312)
+      "34:\n\t" S8_ASM_STEP_2X3(336)
+      "35:\n\t" S8_ASM_STEP_2X3(360)
       "add %[c], %[c], #384\n\t"
-      "ldr %[t0], %[main]\n\t"
+      "ldr %[t0], %[end]\n\t"
       "cmp %[c], %[t0]\n\t"
-      "bne 1b\n"
-      "2:\n\t"
-      "ldr %[t0], %[n]\n\t"
-      "lsls %[t0], %[t0], #26\n\t" /* Z: no bit of 4 to 32; N: 32 */
-      "beq 5f\n\t"
-      "bpl 3f\n\t" S8_ASM_STEPS8_2X3(0)
-      "add %[c], %[c], #192\n"
-      "3:\n\t"
-      "ldr %[t0], %[n]\n\t"
-      "lsls %[t0], %[t0], #28\n\t" /* C: 16; N: 8 */
-      "bcc 4f\n\t" S8_ASM_STEP_2X3(0) S8_ASM_STEP_2X3(24) S8_ASM_STEP_2X3(48) S8_ASM_STEP_2X3(72)
-      "add %[c], %[c], #96\n"
-      "4:\n\t"
-      "bpl 6f\n\t" S8_ASM_STEP_2X3(0) S8_ASM_STEP_2X3(24)
-      "add %[c], %[c], #48\n"
-      "6:\n\t"
-      "ldr %[t0], %[n]\n\t"
-      "lsls %[t0], %[t0], #30\n\t" /* C: 4 */
-      "bcc 5f\n\t" S8_ASM_STEP_2X3(0)
-      "5:\n"
-      : [a00] "+r"(a00), [a01] "+r"(a01), [a02] "+r"(a02), [a10] "+r"(a10), [a11] "+r"(a11),
-        [a12] "+r"(a12), [w0] "+r"(w0), [c] "+r"(c), [wa] "=&r"(wa), [wb] "=&r"(wb),
-        [x02] "=&r"(x02), [x13] "=&r"(x13), [t0] "=&r"(t0), [t1] "=&r"(t1)
-      : [nm] "m"(b->nm), [main] "m"(b->main), [n] "m"(b->n)
+      "bne 20b\n\t"
+      "ldr %[t0], %[sums]\n\t"
+      "str %[a00], [%[t0]]\n\t"
+      "str %[a01], [%[t0], #4]\n\t"
+      "str %[a02], [%[t0], #8]\n\t"
+      "str %[a10], [%[t0], #12]\n\t"
+      "str %[a11], [%[t0], #16]\n\t"
+      "str %[a12], [%[t0], #20]\n\t"
+      "add %[t0], %[t0], #24\n\t"
+      "str %[t0], %[sums]\n\t"
+      "ldr %[t0], %[skip]\n\t"
+      "add %[w0], %[w0], %[t0]\n\t"
+      "ldr %[t0], %[w_end]\n\t"
+      "cmp %[w0], %[t0]\n\t"
+      "bne 0b\n"
+      : [a00] "=&r"(a00), [a01] "=&r"(a01), [a02] "=&r"(a02), [a10] "=&r"(a10),
+        [a11] "=&r"(a11), [a12] "=&r"(a12), [w0] "+r"(w0), [c] "=&r"(c), [wa] "=&r"(wa),
+        [wb] "=&r"(wb), [x02] "=&r"(x02), [x13] "=&r"(x13), [t0] "=&r"(t0), [t1] "=&r"(t1),
+        [sums] "+m"(p.sums)
+      : [nm] "m"(p.nm), [entry] "m"(p.entry), [start] "m"(p.start), [end] "m"(p.end),
+        [skip] "m"(p.skip), [w_end] "m"(p.w_end)
       : "cc", "memory");
-  /* Stores of words apart, which the compiler does not pair into STRDs
-   * (three cycles each, two STRs two). */
-  acc[0] = a00;
-  acc[2] = a02;
-  acc[4] = a11;
-  acc[1] = a01;
-  acc[3] = a10;
-  acc[5] = a12;
 }
 
 /* Four k of s8_dot_4x1 (asm text): the column group and rows 0 and 2's
@@ -237,7 +281,7 @@ static inline __attribute__((always_inline)) void s8_dot_2x3(const int8_t* w0, c
   "smlad %[a3], %[t0], %[x13], %[a3]\n\t"
 
 /* acc[r] = row r . column c over the first n & ~3 inputs, rows w, w + n,
- * w + 2n, w + 3n. Written out, as s8_dot_2x3, for its fourteen registers:
+ * w + 2n, w + 3n. Written out, as s8_pairs_2x3, for its fourteen registers:
  * four sums, six operands, two row pointers (rows 1 and 3 at nm past them)
  * and the column's. Eight steps (32 k) an iteration, then one at a time;
  * the loop ends from the stack. */
@@ -270,7 +314,8 @@ static inline __attribute__((always_inline)) void s8_dot_4x1(const int8_t* w, co
         [wc] "=&r"(wc), [t0] "=&r"(t0)
       : [nm] "r"(b->nm), [main] "m"(b->main), [e4] "m"(b->end4)
       : "cc", "memory");
-  /* Stores of words apart (s8_dot_2x3's). */
+  /* Stores of words apart, which the compiler does not pair into STRDs
+   * (three cycles each, two STRs two). */
   acc[0] = a0;
   acc[2] = a2;
   acc[1] = a1;
@@ -318,8 +363,7 @@ static inline int32_t s8_step4(const int8_t* w, S8Group x, int32_t acc) {
   } while (0)
 
 static inline __attribute__((always_inline)) void s8_dot_2x3(const int8_t* w0, const int16_t* c,
-                                                             const S8Block* b, int32_t* acc) {
-  const int32_t n = b->n;
+                                                             int32_t n, int32_t* acc) {
   int32_t a00 = 0, a01 = 0, a02 = 0, a10 = 0, a11 = 0, a12 = 0;
   for (const int8_t* end = w0 + (n & ~3); w0 != end; w0 += 4, c += 12) {
     S8_MAC_2X3(0, 0);
@@ -333,6 +377,12 @@ static inline __attribute__((always_inline)) void s8_dot_2x3(const int8_t* w0, c
   acc[3] = a10;
   acc[4] = a11;
   acc[5] = a12;
+}
+
+/* Every pair of rows against the three columns (s8_pairs_2x3 above). */
+static inline void s8_pairs_2x3(const int8_t* w, const int16_t* buffer, int32_t n, int32_t pairs,
+                                int32_t* sums) {
+  for (int32_t ch = 0; ch < pairs; ch += 2) s8_dot_2x3(w + ch * n, buffer, n, sums + 3 * ch);
 }
 
 /* A column group as the four-product step takes it: its inputs x0 x2 x1
