@@ -1,15 +1,16 @@
 /* The int8 matrix product (tvm_backend/kernels/s8_gemm.c) on this target
  * (the plain or DSP form its compiler picks) against a direct sum: every
- * column length from 1 to 160 and longer ones (each of the DSP loop's
- * 64-, 32-, 16-, 8- and 4-input branches and the last n % 4), 1 to 5
- * channels (an odd last one), weights at odd addresses, random values.
+ * column length from 1 to 160 and longer ones (each of the sixteen steps
+ * the DSP loop's TBH enters at, one to nine whole iterations, and the last
+ * n % 4), 1 to 6 channels (one to three pairs, an odd last one), weights at
+ * odd addresses, random values.
  * Prints the first mismatches and exits non-zero if any. */
 #include "s8_gemm.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
-enum { kMaxN = 600, kMaxChannels = 5 };
+enum { kMaxN = 600, kMaxChannels = 6 };
 
 static uint32_t g_seed = 2024u;
 
