@@ -153,8 +153,8 @@ typedef struct {
   int32_t* sums;
 } S8Pairs;
 
-/* Every pair of rows (w, w + n; `pairs` rows in all, an even count)
- * against three interleaved columns over their first n & ~3 inputs:
+/* Every pair of rows (w, w + n; `pairs` rows in all, an even count, not
+ * 0: the loops run at least once) against three interleaved columns over their first n & ~3 inputs:
  * sums[3 * ch + j] = row ch . column j. Written out (one asm block), as the
  * block takes all fourteen registers (six sums, eight operands) and the
  * compiler, given it in C, moves a row pointer and a sum to the stack. The

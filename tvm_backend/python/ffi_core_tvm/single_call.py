@@ -52,6 +52,11 @@ def _tensor_type(ty):
         return None
 
 
+def _aligned(nbytes):
+    """nbytes rounded up to ALIGNMENT."""
+    return -(-nbytes // ALIGNMENT) * ALIGNMENT
+
+
 def _bytes(shape, dtype):
     return int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
 
@@ -167,7 +172,7 @@ def _first_fit(regions, order):
                         key=lambda p: p.offset):
             if r.offset + r.nbytes <= p.offset:
                 break
-            r.offset = max(r.offset, -(-(p.offset + p.nbytes) // ALIGNMENT) * ALIGNMENT)
+            r.offset = max(r.offset, _aligned(p.offset + p.nbytes))
         placed.append(r)
     return max((r.offset + r.nbytes for r in regions), default=0)
 
@@ -251,7 +256,7 @@ def single_call(mod, symbol):
     # are most of what an inference spends outside the kernels).
     at = [0]
     for _, shape, dtype in outputs:
-        at.append(at[-1] + -(-_bytes(shape, dtype) // ALIGNMENT) * ALIGNMENT)
+        at.append(at[-1] + _aligned(_bytes(shape, dtype)))
     with bb.function("main", new_params, attrs=attrs):
         storage = bb.emit(relax.op.memory.alloc_storage(
             relax.ShapeExpr([at[-1] + ws_bytes]), 0, "global", "uint8"))
@@ -314,7 +319,7 @@ def weights_layout(table):
     offsets, at = [], 0
     for data in table["constants"]:
         offsets.append(at)
-        at += -(-len(data) // ALIGNMENT) * ALIGNMENT
+        at += _aligned(len(data))
     return offsets, at
 
 
