@@ -150,6 +150,51 @@ def test_conv_s8(conv_library, shape, low_shifts):
     np.testing.assert_array_equal(y, expected)
 
 
+@pytest.mark.parametrize("shape", [(2, 6, 6, 16, 13, 1, 1, 1, 1, False),
+                                   (1, 5, 4, 8, 9, 3, 3, 1, 1, True),
+                                   (1, 9, 7, 3, 8, 3, 3, 2, 1, True)])
+@pytest.mark.parametrize("live", ["first", "last", "one", "most"])
+def test_conv_s8_pruned(conv_library, shape, live):
+    """Channels of zero weights dropped from the C kernel's constants
+    (conv2d_c_constants): its outputs against the TE kernel's, which reads
+    every channel's weights."""
+    n, h, w, ci, co, kh, kw, stride, dil, same = shape
+    rng = np.random.default_rng(abs(hash((shape, live, "pruned"))) % 2**32)
+    oh, ow = (-(-h // stride), -(-w // stride)) if same else (h - kh + 1, w - kw + 1)
+    pad = tuple(max((o - 1) * stride + k - size, 0) // 2 for o, k, size in
+                ((oh, kh, h), (ow, kw, w))) if same else (0, 0)
+    weights = rng.integers(-128, 128, (co, kh, kw, ci), dtype="int8")
+    keep = {"first": np.arange(co) < co // 2, "last": np.arange(co) >= co - 3,
+            "one": np.arange(co) == co // 3, "most": rng.random(co) < 0.7}[live]
+    keep[0] |= not keep.any()
+    weights[~keep] = 0
+    table = np.zeros((co, 3), "int32")
+    table[:, 0] = rng.integers(-1 << 30, 1 << 30, co) >> rng.integers(0, 31, co)
+    for c in range(co):
+        table[c, 1:] = quantize_multiplier(2.0 ** rng.uniform(-36, -2))
+    x = rng.integers(-128, 128, (n, h, w, ci), dtype="int8")
+    in_zp, out_zp = int(rng.integers(-128, 128)), int(rng.integers(-128, 128))
+    act = _act(rng)
+    args = ((n, h, w, ci), weights.shape, (n, oh, ow, co), (stride, stride), (dil, dil), pad,
+            in_zp, out_zp, act)
+    outputs = []
+    for consts in ((weights, table), kernels.conv2d_c_constants(weights, table)):
+        blob = WeightBlob()
+        w_off, q_off = blob.add(consts[0]), blob.add(consts[1])
+        data = blob.data()
+        s = kernels.Slice(data.size, w_off, q_off)
+        if not outputs:
+            outputs.append(_te(kernels.conv2d(s, *args), x, data, out=(n, oh, ow, co)))
+            continue
+        assert consts[0].shape[0] == keep.sum()
+        y = np.zeros((n, oh, ow, co), "int8")
+        conv_library.ffi_core_conv_s8(_ptr(x), _ptr(data), _ptr(y), w_off, q_off, n, h, w, ci, oh,
+                                      ow, co, kh, kw, stride, stride, dil, dil, *pad, in_zp,
+                                      out_zp, *act)
+        outputs.append(y)
+    np.testing.assert_array_equal(outputs[1], outputs[0])
+
+
 @pytest.mark.parametrize("batch,features,units", [(1, 640, 128), (1, 5, 7), (2, 16, 10),
                                                   (3, 27, 4), (1, 128, 2)])
 @pytest.mark.parametrize("low_shifts", [False, True])

@@ -79,11 +79,11 @@ static inline void conv_gemm(S8Mode mode, const int8_t* w, const int8_t* x, int3
  * requantization once for all of them. */
 #define CONV_COLUMNS 8
 
-void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
-                      int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
-                      int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
-                      int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
-                      int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
+static __attribute__((noinline)) void conv_channels(
+    const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off, int32_t batch,
+    int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h, int32_t out_w, int32_t out_c,
+    int32_t k_h, int32_t k_w, int32_t stride_h, int32_t stride_w, int32_t dil_h, int32_t dil_w,
+    int32_t pad_h, int32_t pad_w, int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
   const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,   stride_h,
                       stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, 0};
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
@@ -346,11 +346,11 @@ static __attribute__((noinline)) void requantize(const int32_t* sums, const S8Ch
   }
 }
 
-void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
-                      int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
-                      int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
-                      int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
-                      int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
+static __attribute__((noinline)) void conv_channels(
+    const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off, int32_t batch,
+    int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h, int32_t out_w, int32_t out_c,
+    int32_t k_h, int32_t k_w, int32_t stride_h, int32_t stride_w, int32_t dil_h, int32_t dil_w,
+    int32_t pad_h, int32_t pad_w, int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
   /* Where dil_w is 1, each kernel row's inputs are contiguous and read a
    * word at a time (im2col_rows), a window inside the input in place. Rows
    * not whole words (a first layer's 3 channels) are rounded up to row4,
@@ -419,3 +419,65 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
   }
 }
 #endif
+
+/* Each pixel's outputs, `live` a row (conv_channels' for the live
+ * channels), spread in place to out_c a row, the pruned channels' constants
+ * put between them: from the last row back, each row's live outputs from
+ * its last, so that no byte is written before it is read (a live output's
+ * channel is at least its place among them). */
+static void conv_spread(int8_t* y, int32_t rows, int32_t live, int32_t out_c, const int32_t* q,
+                        int32_t out_zp, int32_t lo, int32_t hi) {
+  const int32_t dead = out_c - live;
+  uint16_t at[out_c]; /* the live outputs' channels, then the pruned ones' */
+  uint8_t pruned[out_c];
+  int8_t fill[dead];
+  /* Every place set, in bounds, whatever the marks. */
+  memset(at, 0, sizeof at);
+  memset(pruned, 0, sizeof pruned);
+  for (int32_t r = 0; r < dead; ++r) {
+    const int32_t* row = q + 3 * (live + r);
+    const uint32_t c = (uint32_t)row[2] >> 16;
+    const S8Channel chan = s8_channel(row, out_zp);
+    at[live + r] = (uint16_t)(c < (uint32_t)out_c ? c : 0);
+    pruned[at[live + r]] = 1;
+    fill[r] = s8_requantize(0, &chan, lo, hi);
+  }
+  for (int32_t c = 0, k = 0; c < out_c && k < live; ++c) {
+    if (!pruned[c]) at[k++] = (uint16_t)c;
+  }
+  for (int32_t p = rows - 1; p >= 0; --p) {
+    const int8_t* src = y + p * live;
+    int8_t* dst = y + p * out_c;
+    /* Four a step: the loads in a row, a loop branch for four. */
+    int32_t k = live;
+    for (; k >= 4; k -= 4) {
+      const int8_t a = src[k - 1], b = src[k - 2], c = src[k - 3], d = src[k - 4];
+      dst[at[k - 1]] = a;
+      dst[at[k - 2]] = b;
+      dst[at[k - 3]] = c;
+      dst[at[k - 4]] = d;
+    }
+    for (; k > 0; --k) dst[at[k - 1]] = src[k - 1];
+    for (int32_t r = 0; r < dead; ++r) dst[at[live + r]] = fill[r];
+  }
+}
+
+/* The compile path (int8_kernels.conv2d_c_constants) drops the weights of a
+ * channel whose weights are all 0 (a pruned one: its sum is 0 for every
+ * input, its output one value), its table row after every live channel's,
+ * marked (bit 8 of the shift's word) with its output channel (bits 16 on):
+ * the live channels run as a layer of their own, then each row spreads. */
+void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
+                      int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
+                      int32_t out_w, int32_t out_c, int32_t k_h, int32_t k_w, int32_t stride_h,
+                      int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h, int32_t pad_w,
+                      int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
+  const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
+  int32_t live = out_c;
+  while (live > 0 && (q[3 * live - 1] & 0x100) != 0) --live;
+  if (live > 0) {
+    conv_channels(x, blob, y, w_off, q_off, batch, in_h, in_w, in_c, out_h, out_w, live, k_h, k_w,
+                  stride_h, stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, out_zp, lo, hi);
+  }
+  if (live < out_c) conv_spread(y, batch * out_h * out_w, live, out_c, q, out_zp, lo, hi);
+}

@@ -15,6 +15,7 @@ A model's constants are one int8 tensor (weight_blob.py), so that a firmware
 can place it aligned in flash and use it in place; a kernel reads its
 weights and table at offsets fixed at compile time (a Slice).
 """
+import numpy as np
 from tvm import s_tir, te
 from tvm import tirx as tir
 
@@ -164,6 +165,24 @@ def add_c(shape, a_zp, a_multiplier, b_zp, b_multiplier, out_multiplier, out_zp,
     return _call_c("ffi_core_add_s8", [a, b], shape,
                    [size, a_zp, *a_multiplier, b_zp, *b_multiplier, *out_multiplier, out_zp,
                     *act])
+
+
+def conv2d_c_constants(weights, table):
+    """(weights, table) as ffi_core_conv_s8 takes them: a pruned channel's
+    (weights all 0, so that its sum is 0 for every input and its output
+    one value) dropped from the OHWI weights, its table row moved after
+    every live channel's, marked with bit 8 of the shift's word and its
+    output channel from bit 16 (the C kernel reads the shift's low byte).
+    Unchanged where no channel, or every channel, is pruned."""
+    rows = weights.reshape(weights.shape[0], -1)
+    pruned = ~rows.any(1)
+    if not pruned.any() or pruned.all() or len(pruned) >= 1 << 15:
+        return weights, table
+    order = np.concatenate([np.flatnonzero(~pruned), np.flatnonzero(pruned)])
+    marked = table[order].copy()
+    live = int((~pruned).sum())
+    marked[live:, 2] |= (1 << 8) | (order[live:] << 16)
+    return weights[~pruned], marked
 
 
 def conv2d_c(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):

@@ -221,7 +221,7 @@ def from_tflite(buf, c_kernels=frozenset()):
     take: an operator with its index, a type, an option, or a malformed file.
     """
     model = read_model(buf)
-    dry = Importer(model)
+    dry = Importer(model, c_kernels=c_kernels)
     dry.run()
     mod = Importer(model, dry.packer.data(), c_kernels).run()
     return mod, model.inputs + model.states, model.outputs + model.states

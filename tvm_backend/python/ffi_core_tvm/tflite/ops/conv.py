@@ -29,14 +29,15 @@ def _conv(ctx, op, depthwise):
                       in_zp, in_scale, w.scale, out_scale)
     if q.shape[0] != channels:
         raise UnsupportedModel(f"{op}: {q.shape[0]} filters for {channels} channels")
-    s = ctx.constants(w.data, q)
+    c_conv = not depthwise and "CONV_2D" in ctx.c_kernels
+    s = ctx.constants(*(kernels.conv2d_c_constants(w.data, q) if c_conv else (w.data, q)))
     key = ("dwconv" if depthwise else "conv", s.weights_offset)
     args = (s, x.shape, w.shape, out.shape, stride, dilation, pad, in_zp, out_zp, act)
     if depthwise and "DEPTHWISE_CONV_2D" in ctx.c_kernels and w.shape[3] == x.shape[3]:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d_c(*args))
     elif depthwise:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d(*args))
-    elif "CONV_2D" in ctx.c_kernels:
+    elif c_conv:
         gv = ctx.kernel(key, lambda: kernels.conv2d_c(*args))
     else:
         gv = ctx.kernel(key, lambda: kernels.conv2d(*args))
