@@ -4,7 +4,9 @@
  * 3x3 at stride 1 and 2 above all (the DSP path's planes: odd and single
  * columns, inputs narrower than the window, clipped and extra padding),
  * beside other kernels, random weights, inputs and requantization tables
- * (shifts under 31, a left shift, and above). Prints "depthwise ok". */
+ * (shifts under 31, a left shift, and above), some channels one value
+ * throughout and marked so (int8_kernels.depthwise_c_table, which the DSP
+ * path computes from the value). Prints "depthwise ok". */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -39,7 +41,8 @@ static int32_t g_blob[(5 * 5 * kMaxCh + 15) / 16 * 4 + 3 * kMaxCh] __attribute__
 
 static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t k_h, int32_t k_w,
                  int32_t stride_h, int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h,
-                 int32_t pad_w, int32_t out_h, int32_t out_w, int full, int low_shifts) {
+                 int32_t pad_w, int32_t out_h, int32_t out_w, int full, int low_shifts,
+                 int constants) {
   int8_t* w = (int8_t*)g_blob;
   const int32_t w_bytes = (k_h * k_w * ch + 15) / 16 * 16;
   int32_t* q = (int32_t*)(void*)((int8_t*)g_blob + w_bytes);
@@ -50,6 +53,12 @@ static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t 
     q[3 * c + 2] = low_shifts ? pick(28, 34) : pick(36, 44);
   }
   for (int32_t i = 0; i < batch * in_h * in_w * ch; ++i) g_x[i] = (int8_t)pick(-128, 127);
+  for (int32_t c = 0; constants && c < ch; ++c) {
+    if (next() % 2 == 0) continue;
+    const int32_t v = pick(-128, 127);
+    for (int32_t i = c; i < batch * in_h * in_w * ch; i += ch) g_x[i] = (int8_t)v;
+    q[3 * c + 2] |= (int32_t)(0x100u | ((uint32_t)v & 0xFFu) << 16);
+  }
   const int32_t in_zp = pick(-128, 127), out_zp = pick(-128, 127);
   const int32_t lo = full ? -128 : pick(-128, 0), hi = full ? 127 : pick(1, 127);
   for (int32_t b = 0; b < batch; ++b) {
@@ -118,13 +127,16 @@ int main(void) {
     const int32_t out_h = t % 3 ? most_h : pick(1, most_h);
     const int32_t out_w = t % 5 ? most_w : pick(1, most_w);
     ok = check(pick(1, 2), in_h, in_w, ch, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w,
-               out_h, out_w, t % 2, t % 7 < 2);
+               out_h, out_w, t % 2, t % 7 < 2, t % 3 == 1);
   }
   /* KWS's planes (25x5, same padding), and planes of a stride 2 large
    * enough for the DSP path: padded below only, and on every side. */
-  ok = ok && check(1, 25, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 25, 5, 1, 0);
-  ok = ok && check(1, 18, 18, 3, 3, 3, 2, 2, 1, 1, 0, 0, 9, 9, 1, 0);
-  ok = ok && check(2, 17, 15, 2, 3, 3, 2, 2, 1, 1, 1, 1, 9, 8, 0, 1);
+  ok = ok && check(1, 25, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 25, 5, 1, 0, 0);
+  ok = ok && check(1, 18, 18, 3, 3, 3, 2, 2, 1, 1, 0, 0, 9, 9, 1, 0, 1);
+  ok = ok && check(2, 17, 15, 2, 3, 3, 2, 2, 1, 1, 1, 1, 9, 8, 0, 1, 1);
+  /* Planes of 6x6 (VWW's) and 8x8 at stride 2, channels one value throughout. */
+  ok = ok && check(2, 6, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, 6, 6, 0, 0, 1);
+  ok = ok && check(1, 16, 16, 6, 3, 3, 2, 2, 1, 1, 0, 0, 8, 8, 1, 1, 1);
   printf(ok ? "depthwise ok\n" : "depthwise failed\n");
   return ok ? 0 : 1;
 }

@@ -19,9 +19,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from ffi_core_tvm import int8_kernels as kernels  # noqa: E402
 from ffi_core_tvm.compile import C_KERNEL_FLAGS, KERNELS_DIR, pass_context  # noqa: E402
-from ffi_core_tvm.fixed_point import quantize_multiplier  # noqa: E402
+from ffi_core_tvm.fixed_point import (multiply_double_rounding_per_channel,  # noqa: E402
+                                      quantize_multiplier)
 from ffi_core_tvm.targets import c_compiler  # noqa: E402
 from ffi_core_tvm.tflite.ops.elementwise import add_sub_value  # noqa: E402
+from ffi_core_tvm.tflite.quant import requantize  # noqa: E402
 from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
 
 
@@ -77,6 +79,28 @@ def test_requantize_matches_reference(tmp_path):
                    check=True)
     run = subprocess.run([check], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout
+
+
+def test_requantize_in_python():
+    """quant.requantize, which works out a pruned channel's constant output
+    at compile time, against the TE kernels' arithmetic
+    (multiply_double_rounding_per_channel) over sums, biases and every
+    shift, wrapping included."""
+    rng = np.random.default_rng(7)
+    n = 4000
+    x = (rng.integers(-(1 << 31), 1 << 31, n) >> rng.integers(0, 32, n)).astype("int32")
+    m = rng.integers(1 << 30, 1 << 31, n).astype("int32")
+    m[::9] = 0
+    shift = rng.integers(1, 63, n).astype("int32")
+    args = [te.placeholder((n,), "int32", name) for name in ("x", "m", "s")]
+    y = te.compute((n,), lambda i: multiply_double_rounding_per_channel(
+        args[0][i], args[1][i], args[2][i]), name="y")
+    with pass_context():
+        lib = tvm.compile(te.create_prim_func(args + [y]), target="llvm")
+    out = tvm.runtime.tensor(np.zeros(n, "int32"))
+    lib(*[tvm.runtime.tensor(a) for a in (x, m, shift)], out)
+    expected = [requantize(int(a), int(b), int(c)) for a, b, c in zip(x, m, shift)]
+    np.testing.assert_array_equal(out.numpy(), expected)
 
 
 def _te(func, *arrays, out):

@@ -443,6 +443,104 @@ static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int
   }
 }
 
+/* A table row's mark (depthwise_c_table): the channel's every input is the
+ * int8 in bits 16 to 23. dw3 leaves such channels to dw3_constants. */
+#define DW_CONSTANT 0x100
+
+/* One axis of a 3x3 window's geometry: the input's size, the output's, the
+ * stride, the padding before. */
+typedef struct {
+  int32_t in, out, stride, pad;
+} Dw3Axis;
+
+/* Each output's class along an axis (cls): the set of its three taps that
+ * lie inside the input, as a factor of 1 or 0 a tap (inside[class]; at
+ * most eight classes). The number of classes. */
+static int32_t dw3_classes(const Dw3Axis* a, uint8_t* cls, int32_t (*inside)[3]) {
+  int32_t n = 0;
+  for (int32_t o = 0; o < a->out; ++o) {
+    int32_t f[3];
+    for (int32_t k = 0; k < 3; ++k) {
+      const int32_t i = o * a->stride - a->pad + k;
+      f[k] = i >= 0 && i < a->in;
+    }
+    int32_t c = 0;
+    while (c < n && (inside[c][0] != f[0] || inside[c][1] != f[1] || inside[c][2] != f[2])) ++c;
+    if (c == n) memcpy(inside[n++], f, sizeof f);
+    cls[o] = (uint8_t)c;
+  }
+  return n;
+}
+
+/* A marked channel's outputs for each pair of a row class and a column
+ * class, out_w apart in `line` (each row class's outputs in order), in
+ * `form`: a sum is the value v times the weights k of the taps inside the
+ * input plus the zero point times the others'. */
+static inline __attribute__((always_inline)) void dw3_constant_lines(
+    const int32_t* k, int32_t v, int32_t in_zp, const int32_t (*rows)[3], int32_t nr,
+    const int32_t (*cols)[3], int32_t nc, const uint8_t* col_class, int32_t out_w,
+    const S8Channel* chan, S8Form form, int32_t lo, int32_t hi, int8_t* line) {
+  int32_t all = 0, share[8][3];
+  for (int32_t t = 0; t < 9; ++t) all += k[t];
+  /* Each kernel row's taps inside for each column class. */
+  for (int32_t cc = 0; cc < nc; ++cc) {
+    for (int32_t kh = 0; kh < 3; ++kh) {
+      share[cc][kh] =
+          cols[cc][0] * k[3 * kh] + cols[cc][1] * k[3 * kh + 1] + cols[cc][2] * k[3 * kh + 2];
+    }
+  }
+  const int32_t d = v - in_zp, base = all * in_zp;
+  for (int32_t r = 0; r < nr; ++r, line += out_w) {
+    int8_t value[8];
+    for (int32_t cc = 0; cc < nc; ++cc) {
+      const int32_t inside =
+          rows[r][0] * share[cc][0] + rows[r][1] * share[cc][1] + rows[r][2] * share[cc][2];
+      value[cc] = s8_out(inside * d + base, chan, form, lo, hi, 0);
+    }
+    for (int32_t ow = 0; ow < out_w; ++ow) line[ow] = value[col_class[ow]];
+  }
+}
+
+/* The outputs of each marked channel, which depend only on the output's
+ * row class and column class (dw3_classes: at the edges, taps in the
+ * padding): worked out once a pair of classes (nine at most where the
+ * padding is one), then stored. */
+static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32_t* q, int8_t* y,
+                                                    int32_t batch, int32_t ch, const Dw3Axis* rows,
+                                                    const Dw3Axis* cols, int32_t in_zp,
+                                                    int32_t out_zp, int32_t lo, int32_t hi) {
+  int32_t first = 0;
+  while (first < ch && (q[3 * first + 2] & DW_CONSTANT) == 0) ++first;
+  if (first == ch) return;
+  const int32_t out_h = rows->out, out_w = cols->out;
+  uint8_t row_class[out_h], col_class[out_w];
+  int32_t row_in[8][3], col_in[8][3];
+  const int32_t nr = dw3_classes(rows, row_class, row_in);
+  const int32_t nc = dw3_classes(cols, col_class, col_in);
+  int8_t line[nr * out_w];
+  for (int32_t c = first; c < ch; ++c) {
+    if ((q[3 * c + 2] & DW_CONSTANT) == 0) continue;
+    const int32_t v = (int8_t)(q[3 * c + 2] >> 16);
+    const S8Channel chan = s8_channel_folded(q + 3 * c, out_zp, s8_sum_bound(9));
+    int32_t k[9];
+    for (int32_t t = 0; t < 9; ++t) k[t] = w[t * ch + c];
+    if (s8_channel_form(&chan) == S8_FOLDED) {
+      dw3_constant_lines(k, v, in_zp, (const int32_t(*)[3])row_in, nr, (const int32_t(*)[3])col_in,
+                         nc, col_class, out_w, &chan, S8_FOLDED, lo, hi, line);
+    } else {
+      dw3_constant_lines(k, v, in_zp, (const int32_t(*)[3])row_in, nr, (const int32_t(*)[3])col_in,
+                         nc, col_class, out_w, &chan, S8_ANY, lo, hi, line);
+    }
+    int8_t* o = y + c;
+    for (int32_t b = 0; b < batch; ++b) {
+      for (int32_t oh = 0; oh < out_h; ++oh) {
+        const int8_t* at = line + row_class[oh] * out_w;
+        for (int32_t ow = 0; ow < out_w; ++ow, o += ch) *o = at[ow];
+      }
+    }
+  }
+}
+
 /* The whole call (every batch, every channel), the plane ph x pw. */
 static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, const int32_t* q,
                                           int8_t* y, int32_t batch, int32_t in_h, int32_t in_w,
@@ -488,7 +586,11 @@ static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, cons
   for (int32_t b = 0; b < batch; ++b) {
     const int8_t* image = x + b * in_h * in_w * ch;
     int8_t* out_image = y + b * out_h * out_w * ch;
-    for (int32_t c = 0; c < ch; ++c) dw3_channel(&call, image + c, w + c, q + 3 * c, out_image + c);
+    for (int32_t c = 0; c < ch; ++c) {
+      if ((q[3 * c + 2] & DW_CONSTANT) == 0) {
+        dw3_channel(&call, image + c, w + c, q + 3 * c, out_image + c);
+      }
+    }
   }
 }
 
@@ -635,6 +737,8 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
       ((out_h - 1) * stride_h + 3) * ((out_w - 1) * stride_w + 3) <= DW3_PLANE_MAX) {
     dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
         out_zp, lo, hi);
+    const Dw3Axis rows = {in_h, out_h, stride_h, pad_h}, cols = {in_w, out_w, stride_w, pad_w};
+    dw3_constants(w, q, y, batch, ch, &rows, &cols, in_zp, out_zp, lo, hi);
     return;
   }
 #endif
@@ -660,7 +764,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     const int32_t* qc = q + 3 * (c < ch ? c : 0);
     bias[dw_lane(c)] = qc[0];
     mantissa[dw_lane(c)] = qc[1];
-    neg_exponent[dw_lane(c)] = 31 - qc[2];
+    neg_exponent[dw_lane(c)] = 31 - (qc[2] & 0xFF);
   }
   for (int32_t c = 0; c < ch; ++c) zeros[c] = (int8_t)in_zp;
 #else

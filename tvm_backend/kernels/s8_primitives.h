@@ -346,10 +346,11 @@ static inline S8Mode s8_mode(const int32_t* q, int32_t channels, int once) {
   int32x4_t shifts = vdupq_n_s32(63);
   int32_t c = 0;
   for (; c + 4 <= channels; c += 4) {
-    shifts = vminq_s32(shifts, vldrwq_gather_shifted_offset_s32(q + 3 * c + 2, rows));
+    shifts = vminq_s32(shifts, vandq_s32(vldrwq_gather_shifted_offset_s32(q + 3 * c + 2, rows),
+                                         vdupq_n_s32(0xFF)));
   }
   int32_t low = vminvq_s32(63, shifts);
-  for (; c < channels; ++c) low = q[3 * c + 2] < low ? q[3 * c + 2] : low;
+  for (; c < channels; ++c) low = (q[3 * c + 2] & 0xFF) < low ? q[3 * c + 2] & 0xFF : low;
   if (once) return low >= 33 ? S8_ONCE : S8_SCALAR_ONCE;
   return low >= 32 ? S8_TWICE : low == 31 ? S8_TWICE_FIXED : S8_TWICE_LEFT;
 }

@@ -185,6 +185,22 @@ def conv2d_c_constants(weights, table):
     return weights[~pruned], marked
 
 
+def depthwise_c_table(table, constant_inputs):
+    """The table as ffi_core_depthwise_conv_s8 takes it, where
+    `constant_inputs` ({channel: int8 value}) names input channels every
+    element of which is one value (a CONV_2D's pruned channels): each such
+    channel's row marked with bit 8 of the shift's word and the value in
+    bits 16 to 23 (the C kernel reads the shift's low byte), so that the
+    kernel computes the channel's outputs from the value and its taps in
+    the padding rather than from its inputs."""
+    if not constant_inputs:
+        return table
+    marked = table.copy()
+    for c, v in constant_inputs.items():
+        marked[c, 2] |= (1 << 8) | ((v & 0xFF) << 16)
+    return marked
+
+
 def conv2d_c(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):
     """conv2d's results from the C micro-kernel ffi_core_conv_s8 (conv_s8.c)."""
     x = te.placeholder(in_shape, "int8", "x")

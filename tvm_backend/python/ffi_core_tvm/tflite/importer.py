@@ -42,6 +42,9 @@ class Importer:
         self.states = {}
         self.funcs = {}
         self.packer = WeightBlob()
+        # Tensor index -> {channel: int8 value}: channels every element of
+        # which is that value (a CONV_2D's pruned channels: weights all 0).
+        self.constant_channels = {}
         self.blob = blob
         self.blob_const = relax.const(blob) if blob is not None else None
 

@@ -10,7 +10,7 @@ from tflite.TransposeConvOptions import TransposeConvOptions
 from ... import int8_kernels as kernels
 from ...fixed_point import quantize_multiplier
 from ..model import UnsupportedModel
-from ..quant import SAME, activation_range, conv_geometry, padding, requant_table
+from ..quant import SAME, activation_range, conv_geometry, padding, requant_table, requantize
 from ..registry import lowering
 from .layout import const_ints
 
@@ -30,10 +30,23 @@ def _conv(ctx, op, depthwise):
     if q.shape[0] != channels:
         raise UnsupportedModel(f"{op}: {q.shape[0]} filters for {channels} channels")
     c_conv = not depthwise and "CONV_2D" in ctx.c_kernels
-    s = ctx.constants(*(kernels.conv2d_c_constants(w.data, q) if c_conv else (w.data, q)))
+    c_depthwise = depthwise and "DEPTHWISE_CONV_2D" in ctx.c_kernels and w.shape[3] == x.shape[3]
+    if not depthwise:
+        # A channel of zero weights sums to 0 for every input: its output is
+        # its bias requantized, everywhere.
+        ctx.constant_channels[out.index] = {
+            int(c): min(max(requantize(*(int(v) for v in q[c])) + out_zp, act[0]), act[1])
+            for c in np.flatnonzero(~w.data.reshape(channels, -1).any(1))}
+    if c_conv:
+        w_data, q = kernels.conv2d_c_constants(w.data, q)
+    elif c_depthwise:
+        w_data, q = w.data, kernels.depthwise_c_table(q, ctx.constant_channels.get(x.index, {}))
+    else:
+        w_data = w.data
+    s = ctx.constants(w_data, q)
     key = ("dwconv" if depthwise else "conv", s.weights_offset)
     args = (s, x.shape, w.shape, out.shape, stride, dilation, pad, in_zp, out_zp, act)
-    if depthwise and "DEPTHWISE_CONV_2D" in ctx.c_kernels and w.shape[3] == x.shape[3]:
+    if c_depthwise:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d_c(*args))
     elif depthwise:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d(*args))
