@@ -14,7 +14,8 @@
 typedef struct {
   int32_t in_h, in_w, in_c, out_w, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w;
   int32_t in_zp;
-  int32_t row4; /* non-MVE: a kernel row's inputs rounded up to a word (0: not read so) */
+  int32_t row4;   /* non-MVE: a kernel row's inputs rounded up to a word (0: not read so) */
+  int32_t packed; /* non-MVE: three rows of nine (3x3 over 3 channels) widened as 28 inputs */
 } Geometry;
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
@@ -84,8 +85,8 @@ static __attribute__((noinline)) void conv_channels(
     int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h, int32_t out_w, int32_t out_c,
     int32_t k_h, int32_t k_w, int32_t stride_h, int32_t stride_w, int32_t dil_h, int32_t dil_w,
     int32_t pad_h, int32_t pad_w, int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
-  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,   stride_h,
-                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, 0};
+  const Geometry g = {in_h,  in_w,  in_c,  out_w, k_h,   k_w, stride_h, stride_w,
+                      dil_h, dil_w, pad_h, pad_w, in_zp, 0,   0};
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   const S8Requant rq = {q, out_zp, lo, hi};
   const S8Mode mode = s8_mode(q, out_c, 0);
@@ -136,12 +137,37 @@ static __attribute__((noinline)) void conv_channels(
 #endif
 #endif
 
+/* Three kernel rows of nine inputs (a 3x3 window over three channels, a
+ * first layer's) at a, b and r widened into column c as 28 inputs, the 27
+ * back to back (seven words: nine loads, two ORRs) and one past them, which
+ * meets a weight of 0: seven groups where rows rounded to a word take nine.
+ * Reads up to ten bytes from each row. */
+static inline __attribute__((always_inline)) void widen_packed9(const int8_t* a, const int8_t* b,
+                                                                const int8_t* r,
+                                                                const S8Column* c) {
+  uint16_t b78;
+  memcpy(&b78, b + 7, 2);
+  const int32_t words[7] = {s8_load32(a),
+                            s8_load32(a + 4),
+                            (int32_t)((uint32_t)(uint8_t)a[8] | (uint32_t)s8_load32(b) << 8),
+                            s8_load32(b + 3),
+                            (int32_t)((uint32_t)b78 | (uint32_t)s8_load32(r) << 16),
+                            s8_load32(r + 2),
+                            s8_load32(r + 6)};
+  int16_t* group = c->group;
+  for (int32_t i = 0; i < 7; ++i) group = s8_widen_group(words[i], group, c->step);
+}
+
 /* A window's kernel rows at window on, row4 inputs each (a multiple of 4,
  * the bytes past a row meeting weights of 0), widened into column c. */
 static inline __attribute__((always_inline)) void widen_rows(const int8_t* window,
                                                              const Geometry* g, const S8Column* c) {
   const int32_t row_step = g->dil_h * g->in_w * g->in_c, row4 = g->row4, step = c->step;
   int16_t* group = c->group;
+  if (g->packed) {
+    widen_packed9(window, window + row_step, window + 2 * row_step, c);
+    return;
+  }
   if (row4 == 12) {
     /* Three taps of three channels (a first layer's rows): three words. */
     for (int32_t kh = g->k_h; kh != 0; --kh, window += row_step) {
@@ -175,15 +201,21 @@ static __attribute__((noinline)) void im2col_rows_edge(const int8_t* x, const in
     const int32_t last = first < row4 ? kw1 * in_c : row4;
     /* The first tap inside (none: the image's start, not read). */
     const int8_t* src = first < row4 ? x + (ih * g->in_w + iw0 + kw0) * in_c : x;
-    if (first == 0 && last == g->k_w * in_c && end - src >= row4) {
+    if (!g->packed && first == 0 && last == g->k_w * in_c && end - src >= row4) {
       group = s8_widen_groups(src, row4, group, c->step);
       continue;
     }
     for (int32_t i = 0; i < first; ++i) row[i] = zp;
     for (int32_t i = first; i < last; ++i) row[i] = src[i - first];
     for (int32_t i = last; i < row4; ++i) row[i] = zp;
+    /* Packed: the three rows gathered first, row4 (12) apart. */
+    if (g->packed) {
+      row += row4;
+      continue;
+    }
     group = s8_widen_groups(row, row4, group, c->step);
   }
+  if (g->packed) widen_packed9(row - 3 * row4, row - 2 * row4, row - row4, c);
 }
 
 static void im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometry* g, const S8Column* c,
@@ -360,21 +392,29 @@ static __attribute__((noinline)) void conv_channels(
   const int32_t span = k_w * in_c, row4 = (span + 3) & ~3;
   const int padded_rows = row4 != span && out_c * k_h * row4 <= CONV_ROW_WEIGHTS;
   const int rows = dil_w == 1 && k_h * k_w > 1 && (row4 == span || padded_rows);
-  const Geometry g = {in_h,     in_w,  in_c,  out_w, k_h,   k_w,   stride_h,
-                      stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, rows ? row4 : 0};
+  /* Three rows of nine (a 3x3 window over three channels) widened back to
+   * back as 28 inputs (widen_packed9), where rounded up they take 36. */
+  const int packed = rows && k_h == 3 && span == 9;
+  const Geometry g = {in_h,  in_w,     in_c,     out_w,           k_h,
+                      k_w,   stride_h, stride_w, dil_h,           dil_w,
+                      pad_h, pad_w,    in_zp,    rows ? row4 : 0, packed};
+  const int32_t n = packed ? 28 : rows ? k_h * row4 : k_h * k_w * in_c;
   /* Each channel's requantization derived once a call, not once a pixel. */
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   S8Channel chans[out_c];
-  const int64_t bound = s8_sum_bound(rows ? k_h * row4 : k_h * k_w * in_c);
+  const int64_t bound = s8_sum_bound(n);
   for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel_folded(q + 3 * c, out_zp, bound);
   const S8Form form = s8_form(chans, out_c);
   const int8_t* w = blob + w_off;
-  const int32_t n = rows ? k_h * row4 : k_h * k_w * in_c;
   int32_t pixels = out_h * out_w;
+  /* Each channel's weights in the columns' order, 0 in the extra places. */
+  const int32_t whole = k_h * span;
   int8_t padded[rows && padded_rows ? out_c * n : 1] __attribute__((aligned(4)));
   if (rows && padded_rows) {
-    for (int32_t r = 0; r < out_c * k_h; ++r) {
-      for (int32_t i = 0; i < row4; ++i) padded[r * row4 + i] = i < span ? w[r * span + i] : 0;
+    for (int32_t r = 0; r < out_c * n; ++r) {
+      const int32_t i = r % n, at = packed ? i : (i / row4) * span + i % row4;
+      const int inside = packed ? i < whole : i % row4 < span;
+      padded[r] = inside ? w[(r / n) * whole + at] : 0;
     }
     w = padded;
   }
@@ -383,7 +423,8 @@ static __attribute__((noinline)) void conv_channels(
   int32_t sums[3 * out_c];
   /* The taps' bytes, gathered where the channels are not in fours or a
    * window's rows meet an edge. */
-  int8_t row[in_c % 4 != 0 || rows ? n : 1] __attribute__((aligned(4)));
+  int8_t row[in_c % 4 != 0 || rows ? k_h * (row4 > span ? row4 : span) : 1]
+      __attribute__((aligned(4)));
   const S8Column cols[3] = {s8_column(buffer, n, 3, 0), s8_column(buffer, n, 3, 1),
                             s8_column(buffer, n, 3, 2)};
   /* A 1x1 kernel at stride 1 without padding: each column one input
