@@ -472,35 +472,6 @@ static int32_t dw3_classes(const Dw3Axis* a, uint8_t* cls, int32_t (*inside)[3])
   return n;
 }
 
-/* A marked channel's outputs for each pair of a row class and a column
- * class, out_w apart in `line` (each row class's outputs in order), in
- * `form`: a sum is the value v times the weights k of the taps inside the
- * input plus the zero point times the others'. */
-static inline __attribute__((always_inline)) void dw3_constant_lines(
-    const int32_t* k, int32_t v, int32_t in_zp, const int32_t (*rows)[3], int32_t nr,
-    const int32_t (*cols)[3], int32_t nc, const uint8_t* col_class, int32_t out_w,
-    const S8Channel* chan, S8Form form, int32_t lo, int32_t hi, int8_t* line) {
-  int32_t all = 0, share[8][3];
-  for (int32_t t = 0; t < 9; ++t) all += k[t];
-  /* Each kernel row's taps inside for each column class. */
-  for (int32_t cc = 0; cc < nc; ++cc) {
-    for (int32_t kh = 0; kh < 3; ++kh) {
-      share[cc][kh] =
-          cols[cc][0] * k[3 * kh] + cols[cc][1] * k[3 * kh + 1] + cols[cc][2] * k[3 * kh + 2];
-    }
-  }
-  const int32_t d = v - in_zp, base = all * in_zp;
-  for (int32_t r = 0; r < nr; ++r, line += out_w) {
-    int8_t value[8];
-    for (int32_t cc = 0; cc < nc; ++cc) {
-      const int32_t inside =
-          rows[r][0] * share[cc][0] + rows[r][1] * share[cc][1] + rows[r][2] * share[cc][2];
-      value[cc] = s8_out(inside * d + base, chan, form, lo, hi, 0);
-    }
-    for (int32_t ow = 0; ow < out_w; ++ow) line[ow] = value[col_class[ow]];
-  }
-}
-
 /* The outputs of each marked channel, which depend only on the output's
  * row class and column class (dw3_classes: at the edges, taps in the
  * padding): worked out once a pair of classes (nine at most where the
@@ -522,14 +493,27 @@ static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32
     if ((q[3 * c + 2] & DW_CONSTANT) == 0) continue;
     const int32_t v = (int8_t)(q[3 * c + 2] >> 16);
     const S8Channel chan = s8_channel_folded(q + 3 * c, out_zp, s8_sum_bound(9));
-    int32_t k[9];
-    for (int32_t t = 0; t < 9; ++t) k[t] = w[t * ch + c];
-    if (s8_channel_form(&chan) == S8_FOLDED) {
-      dw3_constant_lines(k, v, in_zp, (const int32_t(*)[3])row_in, nr, (const int32_t(*)[3])col_in,
-                         nc, col_class, out_w, &chan, S8_FOLDED, lo, hi, line);
-    } else {
-      dw3_constant_lines(k, v, in_zp, (const int32_t(*)[3])row_in, nr, (const int32_t(*)[3])col_in,
-                         nc, col_class, out_w, &chan, S8_ANY, lo, hi, line);
+    const S8Form form = s8_channel_form(&chan);
+    /* sum = inside * (v - in_zp) + all * in_zp, inside the weights of the
+     * taps inside: each kernel row's share for each column class, then a
+     * row class's rows added. */
+    int32_t k[9], all = 0, share[8][3];
+    for (int32_t t = 0; t < 9; ++t) all += k[t] = w[t * ch + c];
+    for (int32_t cc = 0; cc < nc; ++cc) {
+      for (int32_t kh = 0; kh < 3; ++kh) {
+        share[cc][kh] = col_in[cc][0] * k[3 * kh] + col_in[cc][1] * k[3 * kh + 1] +
+                        col_in[cc][2] * k[3 * kh + 2];
+      }
+    }
+    const int32_t d = v - in_zp, base = all * in_zp;
+    for (int32_t r = 0; r < nr; ++r) {
+      int8_t value[8];
+      for (int32_t cc = 0; cc < nc; ++cc) {
+        const int32_t inside =
+            row_in[r][0] * share[cc][0] + row_in[r][1] * share[cc][1] + row_in[r][2] * share[cc][2];
+        value[cc] = s8_out(inside * d + base, &chan, form, lo, hi, 0);
+      }
+      for (int32_t ow = 0; ow < out_w; ++ow) line[r * out_w + ow] = value[col_class[ow]];
     }
     int8_t* o = y + c;
     for (int32_t b = 0; b < batch; ++b) {
