@@ -27,6 +27,16 @@ def tool(elf, name):
     return ("riscv64-unknown-elf-" if machine == 243 else "arm-none-eabi-") + name
 
 
+def machine_args(elf):
+    """objdump's machine for a Helium (MVE) ELF, whose vector instructions
+    it otherwise prints as coprocessor ones (cdp2, ldc)."""
+    if tool(elf, "").startswith("riscv"):
+        return []
+    attrs = subprocess.run([tool(elf, "readelf"), "-A", elf], check=True, capture_output=True,
+                           text=True).stdout
+    return ["-m", "armv8.1-m.main"] if "Tag_MVE_arch" in attrs else []
+
+
 def read_profile(path):
     runs, cycles = collections.Counter(), collections.Counter()
     with open(path) as f:
@@ -62,8 +72,8 @@ def main():
         sys.exit("cycle-profile: the profile holds no cycles")
     if args.function:
         out = subprocess.run([tool(args.elf, "objdump"), "-d", "--no-show-raw-insn",
-                              f"--disassemble={args.function}", args.elf], check=True,
-                             capture_output=True, text=True).stdout
+                              *machine_args(args.elf), f"--disassemble={args.function}",
+                              args.elf], check=True, capture_output=True, text=True).stdout
         mine = 0
         for line in out.splitlines():
             head = line.split(":", 1)[0].strip()
