@@ -43,6 +43,11 @@ static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t 
                  int32_t stride_h, int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h,
                  int32_t pad_w, int32_t out_h, int32_t out_w, int full, int low_shifts,
                  int constants) {
+  if (batch * in_h * in_w * ch > kMaxIn || batch * out_h * out_w * ch > kMaxOut || ch > kMaxCh ||
+      k_h * k_w > 25) {
+    printf("depthwise: a case past the test's buffers\n");
+    return 0;
+  }
   int8_t* w = (int8_t*)g_blob;
   const int32_t w_bytes = (k_h * k_w * ch + 15) / 16 * 16;
   int32_t* q = (int32_t*)(void*)((int8_t*)g_blob + w_bytes);
@@ -136,7 +141,7 @@ int main(void) {
   ok = ok && check(2, 17, 15, 2, 3, 3, 2, 2, 1, 1, 1, 1, 9, 8, 0, 1, 1);
   /* Planes of 6x6 (VWW's) and 8x8 at stride 2, channels one value throughout. */
   ok = ok && check(2, 6, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, 6, 6, 0, 0, 1);
-  ok = ok && check(1, 16, 16, 6, 3, 3, 2, 2, 1, 1, 0, 0, 8, 8, 1, 1, 1);
+  ok = ok && check(1, 16, 16, 4, 3, 3, 2, 2, 1, 1, 0, 0, 8, 8, 1, 1, 1);
   printf(ok ? "depthwise ok\n" : "depthwise failed\n");
   return ok ? 0 : 1;
 }
