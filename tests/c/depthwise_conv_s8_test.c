@@ -62,7 +62,7 @@ static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t 
     if (next() % 2 == 0) continue;
     const int32_t v = pick(-128, 127);
     for (int32_t i = c; i < batch * in_h * in_w * ch; i += ch) g_x[i] = (int8_t)v;
-    q[3 * c + 2] |= (int32_t)(0x100u | ((uint32_t)v & 0xFFu) << 16);
+    q[3 * c + 2] |= (int32_t)(S8_TABLE_MARK | ((uint32_t)v & 0xFFu) << 16);
   }
   const int32_t in_zp = pick(-128, 127), out_zp = pick(-128, 127);
   const int32_t lo = full ? -128 : pick(-128, 0), hi = full ? 127 : pick(1, 127);

@@ -169,7 +169,8 @@ static inline __attribute__((always_inline)) void widen_rows(const int8_t* windo
     return;
   }
   if (row4 == 12) {
-    /* Three taps of three channels (a first layer's rows): three words. */
+    /* Rows of three words (three taps of four channels; 10 or 11 inputs
+     * rounded up). */
     for (int32_t kh = g->k_h; kh != 0; --kh, window += row_step) {
       group = s8_widen_group(s8_load32(window), group, step);
       group = s8_widen_group(s8_load32(window + 4), group, step);
@@ -506,7 +507,7 @@ static void conv_spread(int8_t* y, int32_t rows, int32_t live, int32_t out_c, co
 /* The compile path (int8_kernels.conv2d_c_constants) drops the weights of a
  * channel whose weights are all 0 (a pruned one: its sum is 0 for every
  * input, its output one value), its table row after every live channel's,
- * marked (bit 8 of the shift's word) with its output channel (bits 16 on):
+ * marked (S8_TABLE_MARK) with its output channel (bits 16 on):
  * the live channels run as a layer of their own, then each row spreads. */
 void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_off, int32_t q_off,
                       int32_t batch, int32_t in_h, int32_t in_w, int32_t in_c, int32_t out_h,
@@ -515,7 +516,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   int32_t live = out_c;
-  while (live > 0 && (q[3 * live - 1] & 0x100) != 0) --live;
+  while (live > 0 && (q[3 * live - 1] & S8_TABLE_MARK) != 0) --live;
   if (live > 0) {
     conv_channels(x, blob, y, w_off, q_off, batch, in_h, in_w, in_c, out_h, out_w, live, k_h, k_w,
                   stride_h, stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, out_zp, lo, hi);

@@ -443,10 +443,6 @@ static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int
   }
 }
 
-/* A table row's mark (depthwise_c_table): the channel's every input is the
- * int8 in bits 16 to 23. dw3 leaves such channels to dw3_constants. */
-#define DW_CONSTANT 0x100
-
 /* One axis of a 3x3 window's geometry: the input's size, the output's, the
  * stride, the padding before. */
 typedef struct {
@@ -472,7 +468,8 @@ static int32_t dw3_classes(const Dw3Axis* a, uint8_t* cls, int32_t (*inside)[3])
   return n;
 }
 
-/* The outputs of each marked channel, which depend only on the output's
+/* The outputs of each marked channel (S8_TABLE_MARK: its every input the
+ * int8 in bits 16 to 23; dw3 leaves it here), which depend only on the output's
  * row class and column class (dw3_classes: at the edges, taps in the
  * padding): worked out once a pair of classes (nine at most where the
  * padding is one), then stored. */
@@ -481,7 +478,7 @@ static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32
                                                     const Dw3Axis* cols, int32_t in_zp,
                                                     int32_t out_zp, int32_t lo, int32_t hi) {
   int32_t first = 0;
-  while (first < ch && (q[3 * first + 2] & DW_CONSTANT) == 0) ++first;
+  while (first < ch && (q[3 * first + 2] & S8_TABLE_MARK) == 0) ++first;
   if (first == ch) return;
   const int32_t out_h = rows->out, out_w = cols->out;
   uint8_t row_class[out_h], col_class[out_w];
@@ -490,7 +487,7 @@ static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32
   const int32_t nc = dw3_classes(cols, col_class, col_in);
   int8_t line[nr * out_w];
   for (int32_t c = first; c < ch; ++c) {
-    if ((q[3 * c + 2] & DW_CONSTANT) == 0) continue;
+    if ((q[3 * c + 2] & S8_TABLE_MARK) == 0) continue;
     const int32_t v = (int8_t)(q[3 * c + 2] >> 16);
     const S8Channel chan = s8_channel_folded(q + 3 * c, out_zp, s8_sum_bound(9));
     const S8Form form = s8_channel_form(&chan);
@@ -571,7 +568,7 @@ static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, cons
     const int8_t* image = x + b * in_h * in_w * ch;
     int8_t* out_image = y + b * out_h * out_w * ch;
     for (int32_t c = 0; c < ch; ++c) {
-      if ((q[3 * c + 2] & DW_CONSTANT) == 0) {
+      if ((q[3 * c + 2] & S8_TABLE_MARK) == 0) {
         dw3_channel(&call, image + c, w + c, q + 3 * c, out_image + c);
       }
     }

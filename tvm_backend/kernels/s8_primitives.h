@@ -121,6 +121,13 @@ typedef struct {
   int32_t bias, shift, left, down, half, zp; /* down: the exponent less 1 */
 } S8Channel;
 
+/* A table row's mark, bit 8 of the shift's word (whose low byte alone is
+ * the shift), set by the compile path (int8_kernels.TABLE_MARK): in a
+ * convolution's table a pruned channel's row, its output channel from bit
+ * 16 on; in a depthwise one a channel whose every input is the int8 in bits
+ * 16 to 23. */
+#define S8_TABLE_MARK 0x100
+
 /* How a call's channels requantize, each form a narrowing of the one
  * before, known to a loop so that no output tests it: any exponent;
  * every exponent 1 or more (S8_DOWN: s8_scale_down); every exponent 2 to

@@ -167,12 +167,17 @@ def add_c(shape, a_zp, a_multiplier, b_zp, b_multiplier, out_multiplier, out_zp,
                     *act])
 
 
+# A table row's mark for the C kernels, bit 8 of the shift's word (whose
+# low byte alone they read as the shift; s8_primitives.h's S8_TABLE_MARK).
+TABLE_MARK = 1 << 8
+
+
 def conv2d_c_constants(weights, table):
     """(weights, table) as ffi_core_conv_s8 takes them: a pruned channel's
     (weights all 0, so that its sum is 0 for every input and its output
     one value) dropped from the OHWI weights, its table row moved after
-    every live channel's, marked with bit 8 of the shift's word and its
-    output channel from bit 16 (the C kernel reads the shift's low byte).
+    every live channel's, marked (TABLE_MARK) with its output channel from
+    bit 16.
     Unchanged where no channel, or every channel, is pruned."""
     rows = weights.reshape(weights.shape[0], -1)
     pruned = ~rows.any(1)
@@ -181,7 +186,7 @@ def conv2d_c_constants(weights, table):
     order = np.concatenate([np.flatnonzero(~pruned), np.flatnonzero(pruned)])
     marked = table[order].copy()
     live = int((~pruned).sum())
-    marked[live:, 2] |= (1 << 8) | (order[live:] << 16)
+    marked[live:, 2] |= TABLE_MARK | (order[live:] << 16)
     return weights[~pruned], marked
 
 
@@ -189,15 +194,14 @@ def depthwise_c_table(table, constant_inputs):
     """The table as ffi_core_depthwise_conv_s8 takes it, where
     `constant_inputs` ({channel: int8 value}) names input channels every
     element of which is one value (a CONV_2D's pruned channels): each such
-    channel's row marked with bit 8 of the shift's word and the value in
-    bits 16 to 23 (the C kernel reads the shift's low byte), so that the
-    kernel computes the channel's outputs from the value and its taps in
-    the padding rather than from its inputs."""
+    channel's row marked (TABLE_MARK) with the value in bits 16 to 23, so
+    that the kernel computes the channel's outputs from the value and its
+    taps in the padding rather than from its inputs."""
     if not constant_inputs:
         return table
     marked = table.copy()
     for c, v in constant_inputs.items():
-        marked[c, 2] |= (1 << 8) | ((v & 0xFF) << 16)
+        marked[c, 2] |= TABLE_MARK | ((v & 0xFF) << 16)
     return marked
 
 
