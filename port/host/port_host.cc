@@ -154,7 +154,27 @@ void FreeUncached(void* ptr, size_t size_class) {
 
 }  // namespace host
 
+namespace {
+
+// A library linked with a static libstdc++ (a toolchain that ships no shared
+// one) carries a copy of its own. The dynamic linker binds that copy's
+// STB_GNU_UNIQUE symbols, the locale facets' ids among them, to the first
+// definition in the process, RTLD_LOCAL or not, and keeps the rest of it
+// private: a second such library reads facets by another copy's ids, and
+// with GCC 13's a stream's first number calls into the wrong facet
+// (SIGSEGV). Upstream's libtvm_ffi.so needs libstdc++.so.6, so the
+// libraries it loads bind those symbols to that one shared copy. Module
+// libraries meet the same process here, whatever libstdc++ this runtime
+// was linked with; where the system has none, there is none to share.
+void ShareCxxRuntime() {
+  static void* const cxx_runtime = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_GLOBAL);
+  (void)cxx_runtime;
+}
+
+}  // namespace
+
 void* LibraryOpen(const char* path, char* why, size_t why_size) {
+  ShareCxxRuntime();
   // RTLD_LOCAL keeps each kernel library's own symbols private; its
   // undefined TVMFFI* symbols bind to whichever runtime the process has.
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);

@@ -5,9 +5,14 @@
  * C++ exceptions turned into errors, and containers built through the C API
  * that the kernels read, build and change inline with upstream's headers.
  * Built twice, against ffi-core's runtime and against the wheel's;
- * compare_runs.cmake requires identical transcripts.
+ * compare_runs.cmake requires identical transcripts. Each library's line
+ * also says which libstdc++ it binds to (see port_host.cc).
  * Usage: cxx_kernel_loader <typed.so> <object.so> <throwing.so> <container.so>
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 #include <tvm/ffi/c_api.h>
@@ -84,12 +89,31 @@ static TVMFFIAny Call(const char* label, TVMFFIObjectHandle f, TVMFFIAny* args, 
   return result;
 }
 
+/* Where a loaded library's std::num_put<char>::id binds: the process's
+ * libstdc++.so.6, or the library's own copy of libstdc++ (a static one),
+ * which a second such library would share only in part. */
+static const char* CxxRuntimeOf(const char* path) {
+  void* lib = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  if (lib == NULL) return "not loaded";
+  void* id = dlsym(lib, "_ZNSt7num_putIcSt19ostreambuf_iteratorIcSt11char_traitsIcEEE2idE");
+  Dl_info info;
+  const char* where = "none";
+  if (id != NULL && dladdr(id, &info) != 0 && info.dli_fname != NULL) {
+    where = strstr(info.dli_fname, "/libstdc++.so") != NULL ? "the process's libstdc++.so.6"
+                                                            : "a copy of its own";
+  }
+  dlclose(lib);
+  return where;
+}
+
 static TVMFFIObjectHandle LoadModule(const char* path) {
   TVMFFIObjectHandle load = Global("ffi.ModuleLoadFromFile");
   TVMFFIAny arg = RawStr(path);
   TVMFFIAny module = None();
   EXPECT(TVMFFIFunctionCall(load, &arg, 1, &module) == 0 && module.type_index == kTVMFFIModule);
   TVMFFIObjectDecRef(load);
+  printf("loaded %s: C++ runtime %s\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+         CxxRuntimeOf(path));
   return module.v_obj;
 }
 
