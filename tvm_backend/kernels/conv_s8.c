@@ -408,14 +408,16 @@ static __attribute__((noinline)) void conv_channels(
   const S8Form form = s8_form(chans, out_c);
   const int8_t* w = blob + w_off;
   int32_t pixels = out_h * out_w;
-  /* Each channel's weights in the columns' order, 0 in the extra places. */
-  const int32_t whole = k_h * span;
+  /* Each channel's weights in the columns' order: its kernel rows row4
+   * apart (packed: back to back), 0 in the extra places. */
   int8_t padded[rows && padded_rows ? out_c * n : 1] __attribute__((aligned(4)));
   if (rows && padded_rows) {
-    for (int32_t r = 0; r < out_c * n; ++r) {
-      const int32_t i = r % n, at = packed ? i : (i / row4) * span + i % row4;
-      const int inside = packed ? i < whole : i % row4 < span;
-      padded[r] = inside ? w[(r / n) * whole + at] : 0;
+    const int32_t at = packed ? span : row4;
+    memset(padded, 0, sizeof padded);
+    for (int32_t ch = 0; ch < out_c; ++ch) {
+      for (int32_t kh = 0; kh < k_h; ++kh) {
+        memcpy(padded + ch * n + kh * at, w + (ch * k_h + kh) * span, (size_t)span);
+      }
     }
     w = padded;
   }
@@ -424,8 +426,7 @@ static __attribute__((noinline)) void conv_channels(
   int32_t sums[3 * out_c];
   /* The taps' bytes, gathered where the channels are not in fours or a
    * window's rows meet an edge. */
-  int8_t row[in_c % 4 != 0 || rows ? k_h * (row4 > span ? row4 : span) : 1]
-      __attribute__((aligned(4)));
+  int8_t row[in_c % 4 != 0 || rows ? k_h * row4 : 1] __attribute__((aligned(4)));
   const S8Column cols[3] = {s8_column(buffer, n, 3, 0), s8_column(buffer, n, 3, 1),
                             s8_column(buffer, n, 3, 2)};
   /* A 1x1 kernel at stride 1 without padding: each column one input
