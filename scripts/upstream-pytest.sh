@@ -12,7 +12,8 @@
 # dist-info, with lib/libtvm_ffi.so -> libffi_core.so), put first on
 # PYTHONPATH. Each test file runs in its own process, so a crash loses only
 # that file; its tests (as many as the wheel's run of the file had) are then
-# counted as "crashed".
+# counted as "crashed". Exits 1 if ffi-core passes fewer tests than the
+# wheel or a file dies.
 #
 # Usage: scripts/upstream-pytest.sh [<apache/tvm-ffi git dir or checkout> [rev]]
 #   e.g. scripts/upstream-pytest.sh /work/.mirror/apache+tvm-ffi/repo HEAD
@@ -99,10 +100,17 @@ tally() {
   grep -h '^\(FAILED\|ERROR\) ' "$work/logs-$label"/*.log | sed "s/^/  $label: /" >&2 || true
   printf '%-10s %5d passed %5d failed %5d skipped %5d errors %5d crashed  (%d files, %d died)\n' \
     "$label" "$passed" "$failed" "$skipped" "$errors" "$crashed" "$files" "$died"
+  tally_passed=$passed tally_died=$died
 }
 
 run_files wheel ""
 run_files ffi-core "$overlay"
 tally wheel
+wheel_passed=$tally_passed
 tally ffi-core
 [ "${KEEP_LOGS:-0}" = 1 ] && echo "logs: $work" || true
+# ffi-core passes every test the wheel passes, and no file dies.
+if [ "$tally_passed" -lt "$wheel_passed" ] || [ "$tally_died" -gt 0 ]; then
+  echo "upstream-pytest: ffi-core passed $tally_passed of the wheel's $wheel_passed; $tally_died files died" >&2
+  exit 1
+fi
