@@ -517,7 +517,7 @@ void ffi_core_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, int32_t w_
                       int32_t in_zp, int32_t out_zp, int32_t lo, int32_t hi) {
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   int32_t live = out_c;
-  while (live > 0 && (q[3 * live - 1] & S8_TABLE_MARK) != 0) --live;
+  while (live > 0 && s8_table_marked(q + 3 * live - 3)) --live;
   if (live > 0) {
     conv_channels(x, blob, y, w_off, q_off, batch, in_h, in_w, in_c, out_h, out_w, live, k_h, k_w,
                   stride_h, stride_w, dil_h, dil_w, pad_h, pad_w, in_zp, out_zp, lo, hi);

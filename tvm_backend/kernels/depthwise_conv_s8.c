@@ -478,7 +478,7 @@ static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32
                                                     const Dw3Axis* cols, int32_t in_zp,
                                                     int32_t out_zp, int32_t lo, int32_t hi) {
   int32_t first = 0;
-  while (first < ch && (q[3 * first + 2] & S8_TABLE_MARK) == 0) ++first;
+  while (first < ch && !s8_table_marked(q + 3 * first)) ++first;
   if (first == ch) return;
   const int32_t out_h = rows->out, out_w = cols->out;
   uint8_t row_class[out_h], col_class[out_w];
@@ -487,7 +487,7 @@ static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32
   const int32_t nc = dw3_classes(cols, col_class, col_in);
   int8_t line[nr * out_w];
   for (int32_t c = first; c < ch; ++c) {
-    if ((q[3 * c + 2] & S8_TABLE_MARK) == 0) continue;
+    if (!s8_table_marked(q + 3 * c)) continue;
     const int32_t v = (int8_t)(q[3 * c + 2] >> 16);
     const S8Channel chan = s8_channel_folded(q + 3 * c, out_zp, s8_sum_bound(9));
     const S8Form form = s8_channel_form(&chan);
@@ -568,7 +568,7 @@ static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, cons
     const int8_t* image = x + b * in_h * in_w * ch;
     int8_t* out_image = y + b * out_h * out_w * ch;
     for (int32_t c = 0; c < ch; ++c) {
-      if ((q[3 * c + 2] & S8_TABLE_MARK) == 0) {
+      if (!s8_table_marked(q + 3 * c)) {
         dw3_channel(&call, image + c, w + c, q + 3 * c, out_image + c);
       }
     }
@@ -745,7 +745,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
     const int32_t* qc = q + 3 * (c < ch ? c : 0);
     bias[dw_lane(c)] = qc[0];
     mantissa[dw_lane(c)] = qc[1];
-    neg_exponent[dw_lane(c)] = 31 - (qc[2] & 0xFF);
+    neg_exponent[dw_lane(c)] = 31 - s8_table_shift(qc);
   }
   for (int32_t c = 0; c < ch; ++c) zeros[c] = (int8_t)in_zp;
 #else

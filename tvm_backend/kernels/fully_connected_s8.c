@@ -34,7 +34,7 @@ static inline __attribute__((always_inline)) int32_t requantize_high(
   const int32_t* const end = q + 3 * channels;
   const int32_t* const start = q;
   for (; q != end; sums += stride, q += 3, ++y) {
-    const int32_t shift = q[2] & 0xFF;
+    const int32_t shift = s8_table_shift(q);
     if ((uint32_t)(shift - 33) > 29u) break;
     const int32_t x = (int32_t)((uint32_t)*sums + (uint32_t)q[0]);
     const int32_t high = (int32_t)(((int64_t)x * q[1]) >> 32);

@@ -127,6 +127,12 @@ typedef struct {
  * 16 on; in a depthwise one a channel whose every input is the int8 in bits
  * 16 to 23. */
 #define S8_TABLE_MARK 0x100
+/* The shift's bits in that word. */
+#define S8_TABLE_SHIFT 0xFF
+
+/* A table row's (bias, mantissa, shift word) shift, and whether it is marked. */
+static inline int32_t s8_table_shift(const int32_t* row) { return row[2] & S8_TABLE_SHIFT; }
+static inline int s8_table_marked(const int32_t* row) { return (row[2] & S8_TABLE_MARK) != 0; }
 
 /* How a call's channels requantize, each form a narrowing of the one
  * before, known to a loop so that no output tests it: any exponent;
@@ -136,7 +142,7 @@ typedef struct {
 typedef enum { S8_ANY, S8_DOWN, S8_FOLDED } S8Form;
 
 static inline S8Channel s8_channel(const int32_t* q, int32_t out_zp) {
-  const int32_t shift = q[2] & 0xFF;
+  const int32_t shift = s8_table_shift(q);
   S8Channel c = {0, q[1], 0, 0, q[0], shift, 0, 0, 0, out_zp};
   if (shift < 31) c.left = 31 - shift;
   if (shift > 31) {
@@ -354,10 +360,13 @@ static inline S8Mode s8_mode(const int32_t* q, int32_t channels, int once) {
   int32_t c = 0;
   for (; c + 4 <= channels; c += 4) {
     shifts = vminq_s32(shifts, vandq_s32(vldrwq_gather_shifted_offset_s32(q + 3 * c + 2, rows),
-                                         vdupq_n_s32(0xFF)));
+                                         vdupq_n_s32(S8_TABLE_SHIFT)));
   }
   int32_t low = vminvq_s32(63, shifts);
-  for (; c < channels; ++c) low = (q[3 * c + 2] & 0xFF) < low ? q[3 * c + 2] & 0xFF : low;
+  for (; c < channels; ++c) {
+    const int32_t shift = s8_table_shift(q + 3 * c);
+    low = shift < low ? shift : low;
+  }
   if (once) return low >= 33 ? S8_ONCE : S8_SCALAR_ONCE;
   return low >= 32 ? S8_TWICE : low == 31 ? S8_TWICE_FIXED : S8_TWICE_LEFT;
 }
