@@ -406,6 +406,14 @@ static __attribute__((noinline)) void conv_channels(
   const int64_t bound = s8_sum_bound(n);
   for (int32_t c = 0; c < out_c; ++c) chans[c] = s8_channel_folded(q + 3 * c, out_zp, bound);
   const S8Form form = s8_form(chans, out_c);
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  /* Channel pairs requantized in the product's own loop where the table is
+   * S8_FOLDED, the clamp int8's range and n whole groups (real models'
+   * layers): their sums stay in registers. */
+  const int32_t pairs = out_c & ~1;
+  const int fused =
+      form == S8_FOLDED && lo == -128 && hi == 127 && n != 0 && (n & 3) == 0 && pairs != 0;
+#endif
   const int8_t* w = blob + w_off;
   int32_t pixels = out_h * out_w;
   /* Each channel's weights in the columns' order: its kernel rows row4
@@ -455,6 +463,19 @@ static __attribute__((noinline)) void conv_channels(
           ++oh;
         }
       }
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+      if (fused) {
+        int8_t* y0 = out + at[0] * out_c;
+        const S8PairsOut o = {chans, y0, (at[1] - at[0]) * out_c, (at[2] - at[0]) * out_c, NULL};
+        ffi_core_s8_pairs_3cols(w, buffer, n, pairs, o);
+        if (pairs == out_c) continue;
+        /* The odd channel's three, as below. */
+        int8_t* const last[3] = {y0 + pairs, y0 + o.d1 + pairs, y0 + o.d2 + pairs};
+        ffi_core_s8_sums_3cols(w + pairs * n, buffer, n, 1, sums);
+        requantize(sums, chans + pairs, 1, form, lo, hi, last);
+        continue;
+      }
+#endif
       ffi_core_s8_sums_3cols(w, buffer, n, out_c, sums);
       int8_t* const y3[3] = {out + at[0] * out_c, out + at[1] * out_c, out + at[2] * out_c};
       requantize(sums, chans, out_c, form, lo, hi, y3);

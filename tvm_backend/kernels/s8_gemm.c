@@ -8,10 +8,18 @@
  * channel's three side by side in sums (3 x channels). A function of its
  * own (out of the callers' frames with their variable-length column
  * buffers), whose block gets every register. */
+void ffi_core_s8_pairs_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t pairs,
+                             S8PairsOut out) {
+  s8_pairs_2x3(w, buffer, n, pairs, out);
+}
+
 void ffi_core_s8_sums_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
                             int32_t* sums) {
   const int32_t pairs = channels & ~1, n4 = n & ~3, t = n & 3;
-  if (pairs != 0) s8_pairs_2x3(w, buffer, n, pairs, sums);
+  if (pairs != 0) {
+    const S8PairsOut out = {.sums = sums};
+    ffi_core_s8_pairs_3cols(w, buffer, n, pairs, out);
+  }
   /* The columns' last n % 4 inputs, each column's in order after the
    * groups. */
   for (int32_t ch = 0; t != 0 && ch < pairs; ++ch) {

@@ -15,6 +15,8 @@
 #ifndef FFI_CORE_KERNELS_S8_GEMM_H_
 #define FFI_CORE_KERNELS_S8_GEMM_H_
 
+#include <stddef.h>
+
 #include "s8_primitives.h"
 
 /* Where a column's inputs go among `cols` (1 or 3) interleaved columns of
@@ -95,6 +97,17 @@ static inline S8Block s8_block_1col(const int16_t* buffer, int32_t n) {
   return b;
 }
 
+/* Where s8_pairs_2x3 puts each pair's results: with chans, its outputs,
+ * requantized while they are in registers (S8_FOLDED, int8's whole range:
+ * SSAT), channel ch's for column j at y + ch + d[j] (d[0] = 0), chans[ch]
+ * its requantization; without, its sums, sums[3 * ch + j]. */
+typedef struct {
+  const S8Channel* chans;
+  int8_t* y;
+  int32_t d1, d2;
+  int32_t* sums;
+} S8PairsOut;
+
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 /* A column group's two words at byte `c0` past c (asm text): an LDRD where
  * every load takes a cycle (the M7: targets.c_kernel_flags defines
@@ -143,33 +156,16 @@ static inline S8Block s8_block_1col(const int16_t* buffer, int32_t n) {
  * (row 1's word past row 0's pointer), the step of sixteen the first
  * iteration enters at, where the column pointer starts (that step's
  * groups at its offsets) and ends, how far row 0's pointer moves from one
- * pair's end to the next pair's start, where it ends, the next pair's
- * sums. */
+ * pair's end to the next pair's start, where it ends. */
 typedef struct {
   int32_t nm, entry, skip;
   uintptr_t start;
   const int16_t* end;
   const int8_t* w_end;
-  int32_t* sums;
 } S8Pairs;
 
-/* Every pair of rows (w, w + n; `pairs` rows in all, an even count, not
- * 0: the loops run at least once) against three interleaved columns over their first n & ~3 inputs:
- * sums[3 * ch + j] = row ch . column j. Written out (one asm block), as the
- * block takes all fourteen registers (six sums, eight operands) and the
- * compiler, given it in C, moves a row pointer and a sum to the stack. The
- * pairs' loop is in it too: a pair costs its steps, six MOVs, six STRs and a
- * TBH. Each pair's steps are sixteen written out (64 k) an iteration, the
- * first iteration entered by TBH at the step that leaves n's whole
- * iterations after it (Duff's device), so that no pair tests n's bits. */
-static inline __attribute__((always_inline)) void s8_pairs_2x3(const int8_t* w,
-                                                               const int16_t* buffer, int32_t n,
-                                                               int32_t pairs, int32_t* sums) {
+static inline S8Pairs s8_pairs(const int8_t* w, const int16_t* buffer, int32_t n, int32_t pairs) {
   const int32_t n4 = n & ~3, entry = -(n4 / 4) & 15;
-  if (n4 == 0) {
-    for (int32_t i = 0; i < 3 * pairs; ++i) sums[i] = 0;
-    return;
-  }
   /* Bytes, not a pointer: `start` lies before the buffer by the steps
    * skipped, whose offsets bring the reads back inside it. */
   S8Pairs p = {.nm = n - 4,
@@ -177,80 +173,163 @@ static inline __attribute__((always_inline)) void s8_pairs_2x3(const int8_t* w,
                .skip = 2 * n - n4,
                .start = (uintptr_t)buffer - (uintptr_t)(24 * entry),
                .end = buffer + 3 * n4,
-               .w_end = w + pairs * n,
-               .sums = sums};
+               .w_end = w + pairs * n};
+  return p;
+}
+
+/* A pair's six sums (asm text): zeroed, then its steps, sixteen written
+ * out (64 k) an iteration, the first iteration entered by TBH at the step
+ * that leaves n's whole iterations after it (Duff's device), so that no
+ * pair tests n's bits. The pair's epilogue follows, then S8_ASM_NEXT_PAIR. */
+#define S8_ASM_PAIR_SUMS \
+  "0:\n\t" \
+  "movs %[a00], #0\n\t" \
+  "movs %[a01], #0\n\t" \
+  "movs %[a02], #0\n\t" \
+  "movs %[a10], #0\n\t" \
+  "movs %[a11], #0\n\t" \
+  "movs %[a12], #0\n\t" \
+  "ldr %[c], %[start]\n\t" \
+  "ldr %[t0], %[entry]\n\t" \
+  "tbh [pc, %[t0], lsl #1]\n" \
+  "9:\n\t" \
+  ".hword (20f - 9b) / 2\n\t" \
+  ".hword (21f - 9b) / 2\n\t" \
+  ".hword (22f - 9b) / 2\n\t" \
+  ".hword (23f - 9b) / 2\n\t" \
+  ".hword (24f - 9b) / 2\n\t" \
+  ".hword (25f - 9b) / 2\n\t" \
+  ".hword (26f - 9b) / 2\n\t" \
+  ".hword (27f - 9b) / 2\n\t" \
+  ".hword (28f - 9b) / 2\n\t" \
+  ".hword (29f - 9b) / 2\n\t" \
+  ".hword (30f - 9b) / 2\n\t" \
+  ".hword (31f - 9b) / 2\n\t" \
+  ".hword (32f - 9b) / 2\n\t" \
+  ".hword (33f - 9b) / 2\n\t" \
+  ".hword (34f - 9b) / 2\n\t" \
+  ".hword (35f - 9b) / 2\n\t" \
+  "20:\n\t" S8_ASM_STEP_2X3(0) \
+  "21:\n\t" S8_ASM_STEP_2X3(24) \
+  "22:\n\t" S8_ASM_STEP_2X3(48) \
+  "23:\n\t" S8_ASM_STEP_2X3(72) \
+  "24:\n\t" S8_ASM_STEP_2X3(96) \
+  "25:\n\t" S8_ASM_STEP_2X3(120) \
+  "26:\n\t" S8_ASM_STEP_2X3(144) \
+  "27:\n\t" S8_ASM_STEP_2X3(168) \
+  "28:\n\t" S8_ASM_STEP_2X3(192) \
+  "29:\n\t" S8_ASM_STEP_2X3(216) \
+  "30:\n\t" S8_ASM_STEP_2X3(240) \
+  "31:\n\t" S8_ASM_STEP_2X3(264) \
+  "32:\n\t" S8_ASM_STEP_2X3(288) \
+  "33:\n\t" S8_ASM_STEP_2X3(312) \
+  "34:\n\t" S8_ASM_STEP_2X3(336) \
+  "35:\n\t" S8_ASM_STEP_2X3(360) \
+  "add %[c], %[c], #384\n\t" \
+  "ldr %[t0], %[end]\n\t" \
+  "cmp %[c], %[t0]\n\t" \
+  "bne 20b\n\t"
+
+/* Row 0's pointer to the next pair's start, and back to S8_ASM_PAIR_SUMS
+ * unless that is the end (asm text). */
+#define S8_ASM_NEXT_PAIR        \
+  "ldr %[t0], %[skip]\n\t"      \
+  "add %[w0], %[w0], %[t0]\n\t" \
+  "ldr %[t0], %[w_end]\n\t"     \
+  "cmp %[w0], %[t0]\n\t"        \
+  "bne 0b\n"
+
+/* The operands S8_ASM_PAIR_SUMS and S8_ASM_NEXT_PAIR name: the block
+ * takes all fourteen registers (six sums, eight operands), the rest is on
+ * the stack (p, an S8Pairs). */
+#define S8_ASM_PAIR_OUTPUTS                                                                 \
+  [a00] "=&r"(a00), [a01] "=&r"(a01), [a02] "=&r"(a02), [a10] "=&r"(a10), [a11] "=&r"(a11), \
+      [a12] "=&r"(a12), [w0] "+r"(w0), [c] "=&r"(c), [wa] "=&r"(wa), [wb] "=&r"(wb),        \
+      [x02] "=&r"(x02), [x13] "=&r"(x13), [t0] "=&r"(t0), [t1] "=&r"(t1)
+#define S8_ASM_PAIR_INPUTS                                                      \
+  [nm] "m"(p.nm), [entry] "m"(p.entry), [start] "m"(p.start), [end] "m"(p.end), \
+      [skip] "m"(p.skip), [w_end] "m"(p.w_end)
+
+/* One output of a pair in S8_FOLDED (s8_scale_folded), then SSAT (asm
+ * text): the channel's bias2, mantissa, high2 and down1 in wa, wb, x02,
+ * x13; the int8 replaces the sum. */
+#define S8_ASM_FOLD(a)                    \
+  "add %[t0], %[wa], %[" a                \
+  "], lsl #1\n\t"                         \
+  "add %[t1], %[x02], %[t0], asr #31\n\t" \
+  "smmlar %[t0], %[t0], %[wb], %[t1]\n\t" \
+  "asr %[t0], %[t0], %[x13]\n\t"          \
+  "ssat %[" a "], #8, %[t0]\n\t"
+
+/* A row's three outputs, its S8Channel `at` bytes past c (asm text). */
+#define S8_ASM_FOLD_ROW(a0, a1, a2, at) \
+  "ldr %[wa], [%[c], #" at              \
+  "]\n\t"                               \
+  "ldr %[wb], [%[c], #" at              \
+  " + 4]\n\t"                           \
+  "ldr %[x02], [%[c], #" at             \
+  " + 8]\n\t"                           \
+  "ldr %[x13], [%[c], #" at " + 12]\n\t" S8_ASM_FOLD(a0) S8_ASM_FOLD(a1) S8_ASM_FOLD(a2)
+
+/* Every pair of rows (w, w + n; `pairs` rows in all, an even count, not
+ * 0: the loops run at least once) against three interleaved columns over
+ * their first n & ~3 inputs (with chans, n a multiple of 4, not 0): row ch
+ * . column j. Written out (one asm block), as the block takes all fourteen
+ * registers and the compiler, given it in C, moves a row pointer and a sum
+ * to the stack. The pairs' loop is in it too: a pair costs its steps, six
+ * MOVs, a TBH and its epilogue (six STRs; or six requantizations and six
+ * STRBs). One block for both epilogues, a test a pair, rather than the
+ * steps' 1.5 KB twice. */
+static inline __attribute__((always_inline)) void s8_pairs_2x3(const int8_t* w,
+                                                               const int16_t* buffer, int32_t n,
+                                                               int32_t pairs, S8PairsOut out) {
+  _Static_assert(sizeof(S8Channel) == 40 && offsetof(S8Channel, mantissa) == 4 &&
+                     offsetof(S8Channel, high2) == 8 && offsetof(S8Channel, down1) == 12,
+                 "S8_ASM_FOLD_ROW's offsets");
+  if ((n & ~3) == 0) {
+    for (int32_t i = 0; i < 3 * pairs; ++i) out.sums[i] = 0;
+    return;
+  }
+  const S8Pairs p = s8_pairs(w, buffer, n, pairs);
   int32_t a00, a01, a02, a10, a11, a12, wa, wb, x02, x13, t0, t1;
   const int16_t* c;
   const int8_t* w0 = w;
-  __asm__ volatile(
-      "0:\n\t"
-      "movs %[a00], #0\n\t"
-      "movs %[a01], #0\n\t"
-      "movs %[a02], #0\n\t"
-      "movs %[a10], #0\n\t"
-      "movs %[a11], #0\n\t"
-      "movs %[a12], #0\n\t"
-      "ldr %[c], %[start]\n\t"
-      "ldr %[t0], %[entry]\n\t"
-      "tbh [pc, %[t0], lsl #1]\n"
-      "9:\n\t"
-      ".hword (20f - 9b) / 2\n\t"
-      ".hword (21f - 9b) / 2\n\t"
-      ".hword (22f - 9b) / 2\n\t"
-      ".hword (23f - 9b) / 2\n\t"
-      ".hword (24f - 9b) / 2\n\t"
-      ".hword (25f - 9b) / 2\n\t"
-      ".hword (26f - 9b) / 2\n\t"
-      ".hword (27f - 9b) / 2\n\t"
-      ".hword (28f - 9b) / 2\n\t"
-      ".hword (29f - 9b) / 2\n\t"
-      ".hword (30f - 9b) / 2\n\t"
-      ".hword (31f - 9b) / 2\n\t"
-      ".hword (32f - 9b) / 2\n\t"
-      ".hword (33f - 9b) / 2\n\t"
-      ".hword (34f - 9b) / 2\n\t"
-      ".hword (35f - 9b) / 2\n\t"
-      "20:\n\t" S8_ASM_STEP_2X3(0)
-      "21:\n\t" S8_ASM_STEP_2X3(24)
-      "22:\n\t" S8_ASM_STEP_2X3(48)
-      "23:\n\t" S8_ASM_STEP_2X3(72)
-      "24:\n\t" S8_ASM_STEP_2X3(96)
-      "25:\n\t" S8_ASM_STEP_2X3(120)
-      "26:\n\t" S8_ASM_STEP_2X3(144)
-      "27:\n\t" S8_ASM_STEP_2X3(168)
-      "28:\n\t" S8_ASM_STEP_2X3(192)
-      "29:\n\t" S8_ASM_STEP_2X3(216)
-      "30:\n\t" S8_ASM_STEP_2X3(240)
-      "31:\n\t" S8_ASM_STEP_2X3(264)
-      "32:\n\t" S8_ASM_STEP_2X3(288)
-      "33:\n\t" S8_ASM_STEP_2X3(312)
-      "34:\n\t" S8_ASM_STEP_2X3(336)
-      "35:\n\t" S8_ASM_STEP_2X3(360)
-      "add %[c], %[c], #384\n\t"
-      "ldr %[t0], %[end]\n\t"
-      "cmp %[c], %[t0]\n\t"
-      "bne 20b\n\t"
-      "ldr %[t0], %[sums]\n\t"
-      "str %[a00], [%[t0]]\n\t"
-      "str %[a01], [%[t0], #4]\n\t"
-      "str %[a02], [%[t0], #8]\n\t"
-      "str %[a10], [%[t0], #12]\n\t"
-      "str %[a11], [%[t0], #16]\n\t"
-      "str %[a12], [%[t0], #20]\n\t"
-      "add %[t0], %[t0], #24\n\t"
-      "str %[t0], %[sums]\n\t"
-      "ldr %[t0], %[skip]\n\t"
-      "add %[w0], %[w0], %[t0]\n\t"
-      "ldr %[t0], %[w_end]\n\t"
-      "cmp %[w0], %[t0]\n\t"
-      "bne 0b\n"
-      : [a00] "=&r"(a00), [a01] "=&r"(a01), [a02] "=&r"(a02), [a10] "=&r"(a10),
-        [a11] "=&r"(a11), [a12] "=&r"(a12), [w0] "+r"(w0), [c] "=&r"(c), [wa] "=&r"(wa),
-        [wb] "=&r"(wb), [x02] "=&r"(x02), [x13] "=&r"(x13), [t0] "=&r"(t0), [t1] "=&r"(t1),
-        [sums] "+m"(p.sums)
-      : [nm] "m"(p.nm), [entry] "m"(p.entry), [start] "m"(p.start), [end] "m"(p.end),
-        [skip] "m"(p.skip), [w_end] "m"(p.w_end)
-      : "cc", "memory");
+  __asm__ volatile(S8_ASM_PAIR_SUMS
+                   "ldr %[c], %[chans]\n\t"
+                   "cmp %[c], #0\n\t"
+                   "beq 8f\n\t" S8_ASM_FOLD_ROW("a00", "a01", "a02", "0")
+                       S8_ASM_FOLD_ROW("a10", "a11", "a12", "40")
+                   "add %[t0], %[c], #80\n\t"
+                   "str %[t0], %[chans]\n\t"
+                   "ldr %[c], %[y]\n\t"
+                   "ldr %[t0], %[d1]\n\t"
+                   "ldr %[t1], %[d2]\n\t"
+                   "strb %[a00], [%[c]]\n\t"
+                   "strb %[a10], [%[c], #1]\n\t"
+                   "add %[t0], %[t0], %[c]\n\t"
+                   "strb %[a01], [%[t0]]\n\t"
+                   "strb %[a11], [%[t0], #1]\n\t"
+                   "add %[t1], %[t1], %[c]\n\t"
+                   "strb %[a02], [%[t1]]\n\t"
+                   "strb %[a12], [%[t1], #1]\n\t"
+                   "add %[c], %[c], #2\n\t"
+                   "str %[c], %[y]\n\t" S8_ASM_NEXT_PAIR
+                   "b 7f\n"
+                   "8:\n\t"
+                   "ldr %[t0], %[sums]\n\t"
+                   "str %[a00], [%[t0]]\n\t"
+                   "str %[a01], [%[t0], #4]\n\t"
+                   "str %[a02], [%[t0], #8]\n\t"
+                   "str %[a10], [%[t0], #12]\n\t"
+                   "str %[a11], [%[t0], #16]\n\t"
+                   "str %[a12], [%[t0], #20]\n\t"
+                   "add %[t0], %[t0], #24\n\t"
+                   "str %[t0], %[sums]\n\t" S8_ASM_NEXT_PAIR
+                   "7:\n"
+                   : S8_ASM_PAIR_OUTPUTS, [chans] "+m"(out.chans), [y] "+m"(out.y),
+                     [sums] "+m"(out.sums)
+                   : S8_ASM_PAIR_INPUTS, [d1] "m"(out.d1), [d2] "m"(out.d2)
+                   : "cc", "memory");
 }
 
 /* Four k of s8_dot_4x1 (asm text): the column group and rows 0 and 2's
@@ -379,10 +458,11 @@ static inline __attribute__((always_inline)) void s8_dot_2x3(const int8_t* w0, c
   acc[5] = a12;
 }
 
-/* Every pair of rows against the three columns (s8_pairs_2x3 above). */
+/* Every pair of rows against the three columns (s8_pairs_2x3 above), their
+ * sums (`out` has no chans here). */
 static inline void s8_pairs_2x3(const int8_t* w, const int16_t* buffer, int32_t n, int32_t pairs,
-                                int32_t* sums) {
-  for (int32_t ch = 0; ch < pairs; ch += 2) s8_dot_2x3(w + ch * n, buffer, n, sums + 3 * ch);
+                                S8PairsOut out) {
+  for (int32_t ch = 0; ch < pairs; ch += 2) s8_dot_2x3(w + ch * n, buffer, n, out.sums + 3 * ch);
 }
 
 /* A column group as the four-product step takes it: its inputs x0 x2 x1
@@ -440,6 +520,11 @@ static inline int32_t s8_dot_1x1(const int8_t* w, const int16_t* c, const int16_
  * channel's three side by side in sums (3 x channels). */
 void ffi_core_s8_sums_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
                             int32_t* sums);
+
+/* The first `pairs` channels' results for the three interleaved columns
+ * (s8_pairs_2x3: their int8 outputs or their sums, as `out` says). */
+void ffi_core_s8_pairs_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t pairs,
+                             S8PairsOut out);
 
 /* Every channel's sum for the lone column in buffer. */
 void ffi_core_s8_sums_1col(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
