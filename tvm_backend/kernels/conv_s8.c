@@ -451,7 +451,12 @@ static __attribute__((noinline)) void conv_channels(
     int32_t oh = 0, ow = 0;
     for (int32_t p = 0; p < pixels; p += 3) {
       const int32_t at[3] = {p, p + 1 < pixels ? p + 1 : p, p + 2 < pixels ? p + 2 : pixels - 1};
-      for (int32_t j = 0; j < 3 && pointwise; ++j) s8_widen(image + at[j] * in_c, &cols[j], in_c);
+      for (int32_t j = 0; j < 3 && pointwise; ++j) {
+        /* Whole groups four words an iteration, their step a constant. */
+        const int8_t* src = image + at[j] * in_c;
+        s8_widen_groups_by(src, n & ~3, cols[j].group, 12);
+        for (int32_t k = n & ~3; k < n; ++k) cols[j].tail[k - (n & ~3)] = src[k];
+      }
       for (int32_t j = 0; j < 3 && !pointwise; ++j) {
         if (rows) {
           im2col_rows(image, end, oh, ow, &g, &cols[j], row);
