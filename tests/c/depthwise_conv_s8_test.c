@@ -4,9 +4,11 @@
  * 3x3 at stride 1 and 2 above all (the DSP path's planes: odd and single
  * columns, inputs narrower than the window, clipped and extra padding),
  * beside other kernels, random weights, inputs and requantization tables
- * (shifts under 31, a left shift, and above), some channels one value
- * throughout and marked so (int8_kernels.depthwise_c_table, which the DSP
- * path computes from the value). Prints "depthwise ok". */
+ * (shifts under 31, a left shift, and above), some channels (or most) one
+ * value throughout and marked so (int8_kernels.depthwise_c_table, which the
+ * DSP path computes from the value), for 3x3 kernels in some cases with
+ * their outputs for each pair of row and column classes after the table
+ * (S8_TABLE_VALUES), which the DSP path stores. Prints "depthwise ok". */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -36,9 +38,31 @@ static int32_t pick(int32_t lo, int32_t hi) {
 }
 
 static int8_t g_x[kMaxIn], g_y[kMaxOut], g_expected[kMaxOut];
-/* Weights (up to 5x5 taps of kMaxCh), then the table: 16-byte aligned. */
-static int32_t g_blob[(5 * 5 * kMaxCh + 15) / 16 * 4 + 3 * kMaxCh] __attribute__((aligned(16)));
+/* Weights (up to 5x5 taps of kMaxCh), then the table and a row of values
+ * a marked channel: 16-byte aligned. */
+static int32_t g_blob[(5 * 5 * kMaxCh + 15) / 16 * 4 + 6 * kMaxCh] __attribute__((aligned(16)));
 
+/* Each output's class along an axis of a 3-tap window, numbered as
+ * int8_kernels.window_classes numbers them (the taps inside, in order of
+ * first appearance); the number of classes. */
+static int32_t classes(int32_t in, int32_t out, int32_t stride, int32_t pad, int32_t* cls) {
+  int32_t seen[8], n = 0;
+  for (int32_t o = 0; o < out; ++o) {
+    int32_t inside = 0;
+    for (int32_t k = 0; k < 3; ++k) {
+      const int32_t i = o * stride - pad + k;
+      inside |= (i >= 0 && i < in) << k;
+    }
+    int32_t c = 0;
+    while (c < n && seen[c] != inside) ++c;
+    if (c == n) seen[n++] = inside;
+    cls[o] = c;
+  }
+  return n;
+}
+
+/* constants: 0 none, 1 a channel in two marked, 2 seven in eight, 3 seven
+ * in eight with their values given where the window is 3x3. */
 static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t k_h, int32_t k_w,
                  int32_t stride_h, int32_t stride_w, int32_t dil_h, int32_t dil_w, int32_t pad_h,
                  int32_t pad_w, int32_t out_h, int32_t out_w, int full, int low_shifts,
@@ -59,7 +83,7 @@ static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t 
   }
   for (int32_t i = 0; i < batch * in_h * in_w * ch; ++i) g_x[i] = (int8_t)pick(-128, 127);
   for (int32_t c = 0; constants && c < ch; ++c) {
-    if (next() % 2 == 0) continue;
+    if (next() % (constants == 1 ? 2 : 8) == 0) continue;
     const int32_t v = pick(-128, 127);
     for (int32_t i = c; i < batch * in_h * in_w * ch; i += ch) g_x[i] = (int8_t)v;
     q[3 * c + 2] |= (int32_t)(S8_TABLE_MARK | ((uint32_t)v & 0xFFu) << 16);
@@ -85,6 +109,24 @@ static int check(int32_t batch, int32_t in_h, int32_t in_w, int32_t ch, int32_t 
         }
       }
     }
+  }
+  /* Each marked channel's outputs for each pair of classes, from an
+   * output of that pair, after the table. */
+  int32_t row_class[64], col_class[64];
+  const int32_t nr = classes(in_h, out_h, stride_h, pad_h, row_class);
+  const int32_t nc = classes(in_w, out_w, stride_w, pad_w, col_class);
+  int8_t* given = (int8_t*)(q + 3 * ch);
+  const int values =
+      constants == 3 && k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && nr * nc <= 9;
+  for (int32_t c = 0; values && c < ch; ++c) {
+    if (!s8_table_marked(q + 3 * c)) continue;
+    q[3 * c + 2] |= S8_TABLE_VALUES;
+    for (int32_t oh = 0; oh < out_h; ++oh) {
+      for (int32_t ow = 0; ow < out_w; ++ow) {
+        given[row_class[oh] * nc + col_class[ow]] = g_expected[(oh * out_w + ow) * ch + c];
+      }
+    }
+    given += 12;
   }
   const int32_t n = batch * out_h * out_w * ch;
   for (int32_t i = 0; i < n; ++i) g_y[i] = (int8_t)~g_expected[i];
@@ -132,16 +174,22 @@ int main(void) {
     const int32_t out_h = t % 3 ? most_h : pick(1, most_h);
     const int32_t out_w = t % 5 ? most_w : pick(1, most_w);
     ok = check(pick(1, 2), in_h, in_w, ch, k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_h, pad_w,
-               out_h, out_w, t % 2, t % 7 < 2, t % 3 == 1);
+               out_h, out_w, t % 2, t % 7 < 2, t % 3 == 1 ? 1 + t % 9 / 3 : 0);
   }
   /* KWS's planes (25x5, same padding), and planes of a stride 2 large
    * enough for the DSP path: padded below only, and on every side. */
   ok = ok && check(1, 25, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1, 25, 5, 1, 0, 0);
   ok = ok && check(1, 18, 18, 3, 3, 3, 2, 2, 1, 1, 0, 0, 9, 9, 1, 0, 1);
   ok = ok && check(2, 17, 15, 2, 3, 3, 2, 2, 1, 1, 1, 1, 9, 8, 0, 1, 1);
-  /* Planes of 6x6 (VWW's) and 8x8 at stride 2, channels one value throughout. */
+  /* Planes of 6x6 (VWW's) and 8x8 at stride 2, channels one value throughout
+   * (their outputs given, or worked out); VWW's last 3x3 layers, most
+   * channels one value. */
   ok = ok && check(2, 6, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, 6, 6, 0, 0, 1);
+  ok = ok && check(1, 6, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, 6, 6, 1, 0, 3);
   ok = ok && check(1, 16, 16, 4, 3, 3, 2, 2, 1, 1, 0, 0, 8, 8, 1, 1, 1);
+  ok = ok && check(1, 16, 16, 4, 3, 3, 2, 2, 1, 1, 0, 0, 8, 8, 1, 0, 3);
+  ok = ok && check(1, 3, 3, 6, 3, 3, 1, 1, 1, 1, 1, 1, 3, 3, 1, 0, 3);
+  ok = ok && check(1, 6, 6, 6, 3, 3, 2, 2, 1, 1, 0, 0, 3, 3, 0, 0, 2);
   printf(ok ? "depthwise ok\n" : "depthwise failed\n");
   return ok ? 0 : 1;
 }

@@ -20,10 +20,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from ffi_core_tvm import int8_kernels as kernels  # noqa: E402
 from ffi_core_tvm.compile import C_KERNEL_FLAGS, KERNELS_DIR, pass_context  # noqa: E402
 from ffi_core_tvm.fixed_point import (multiply_double_rounding_per_channel,  # noqa: E402
-                                      quantize_multiplier)
+                                      quantize_multiplier, requantize)
 from ffi_core_tvm.targets import c_compiler  # noqa: E402
 from ffi_core_tvm.tflite.ops.elementwise import add_sub_value  # noqa: E402
-from ffi_core_tvm.tflite.quant import requantize  # noqa: E402
 from ffi_core_tvm.weight_blob import WeightBlob  # noqa: E402
 
 
@@ -274,6 +273,46 @@ def test_depthwise_conv_s8(library, shape, low_shifts):
                                        s.table_offset, n, h, w, ch, oh, ow, kh, kw, stride,
                                        stride, dil, dil, *pad, in_zp, out_zp, *act)
     np.testing.assert_array_equal(y, expected)
+
+
+@pytest.mark.parametrize("shape", [(6, 6, 1, True), (3, 3, 1, True), (12, 12, 2, True),
+                                   (7, 5, 2, True), (6, 6, 1, False), (2, 5, 1, True)])
+def test_depthwise_c_table_values(shape):
+    """The outputs depthwise_c_table works out for a 3x3 window's channels
+    of one value (a row of them after the table a marked channel, flagged
+    TABLE_VALUES): each output's, at its row and column classes
+    (window_classes), equal to the TE kernel's over such an input."""
+    h, w, stride, same = shape
+    ch = 9
+    rng = np.random.default_rng(abs(hash((shape, "values"))) % 2**32)
+    oh, ow = (-(-h // stride), -(-w // stride)) if same else (h - 2, w - 2)
+    pad = tuple(max((o - 1) * stride + 3 - size, 0) // 2 for o, size in ((oh, h), (ow, w))) \
+        if same else (0, 0)
+    weights = rng.integers(-128, 128, (1, 3, 3, ch), dtype="int8")
+    blob, s = _constants(rng, weights, ch, False)
+    table = np.frombuffer(blob.tobytes()[s.table_offset:s.table_offset + 12 * ch],
+                          "<i4").reshape(ch, 3)
+    constant = {int(c): int(rng.integers(-128, 128)) for c in rng.choice(ch, 6, replace=False)}
+    x = rng.integers(-128, 128, (1, h, w, ch), dtype="int8")
+    for c, v in constant.items():
+        x[..., c] = v
+    in_zp, out_zp = int(rng.integers(-128, 128)), int(rng.integers(-128, 128))
+    act = _act(rng)
+    args = ((1, h, w, ch), weights.shape, (1, oh, ow, ch), (stride, stride), (1, 1), pad, in_zp,
+            out_zp, act)
+    expected = _te(kernels.depthwise_conv2d(s, *args), x, blob, out=(1, oh, ow, ch))
+    marked = kernels.depthwise_c_table(table, constant, (weights, (h, w), (oh, ow), (stride, stride),
+                                                         pad, in_zp, out_zp, act))
+    rows, row_taps = kernels.window_classes(h, oh, stride, pad[0])
+    cols, col_taps = kernels.window_classes(w, ow, stride, pad[1])
+    assert marked.shape == (ch + len(constant), 3)
+    values = marked[ch:].view("int8").reshape(len(constant), 12)
+    for k, c in enumerate(sorted(constant)):
+        assert marked[c, 2] & kernels.TABLE_MARK and marked[c, 2] & kernels.TABLE_VALUES
+        given = values[k][[rows[i] * len(col_taps) + cols[j] for i in range(oh) for j in range(ow)]]
+        np.testing.assert_array_equal(given.reshape(oh, ow), expected[0, :, :, c])
+    for c in set(range(ch)) - set(constant):
+        assert marked[c, 2] == table[c, 2]
 
 
 @pytest.mark.parametrize("shape", [(1, 8, 8, 16), (1, 5, 3, 7), (2, 1, 1, 1), (1, 3, 2)])

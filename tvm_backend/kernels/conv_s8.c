@@ -147,15 +147,17 @@ static inline __attribute__((always_inline)) void widen_packed9(const int8_t* a,
                                                                 const S8Column* c) {
   uint16_t b78;
   memcpy(&b78, b + 7, 2);
-  const int32_t words[7] = {s8_load32(a),
-                            s8_load32(a + 4),
-                            (int32_t)((uint32_t)(uint8_t)a[8] | (uint32_t)s8_load32(b) << 8),
-                            s8_load32(b + 3),
-                            (int32_t)((uint32_t)b78 | (uint32_t)s8_load32(r) << 16),
-                            s8_load32(r + 2),
-                            s8_load32(r + 6)};
+  /* Each word widened as it is made, at the step of three interleaved
+   * columns (conv_channels' own; a constant: immediate offsets). */
   int16_t* group = c->group;
-  for (int32_t i = 0; i < 7; ++i) group = s8_widen_group(words[i], group, c->step);
+  group = s8_widen_group(s8_load32(a), group, 12);
+  group = s8_widen_group(s8_load32(a + 4), group, 12);
+  group =
+      s8_widen_group((int32_t)((uint32_t)(uint8_t)a[8] | (uint32_t)s8_load32(b) << 8), group, 12);
+  group = s8_widen_group(s8_load32(b + 3), group, 12);
+  group = s8_widen_group((int32_t)((uint32_t)b78 | (uint32_t)s8_load32(r) << 16), group, 12);
+  group = s8_widen_group(s8_load32(r + 2), group, 12);
+  s8_widen_group(s8_load32(r + 6), group, 12);
 }
 
 /* A window's kernel rows at window on, row4 inputs each (a multiple of 4,
@@ -342,7 +344,9 @@ static inline __attribute__((always_inline)) void requantize_in(const int32_t* s
     S8_PACK_BYTE(w1, s8_value(s1, &c, form), at);                                 \
     S8_PACK_BYTE(w2, s8_value(s2, &c, form), at);                                 \
   } while (0)
-  for (; ch + 4 <= channels; ch += 4, sums += 12) {
+  /* S8_FOLDED's alone (S8_ANY's tables are not real models'): a loop
+   * fewer in flash. */
+  for (; form == S8_FOLDED && ch + 4 <= channels; ch += 4, sums += 12) {
     int32_t w0 = 0, w1 = 0, w2 = 0;
     CONV_PACK(0, 0);
     CONV_PACK(1, 8);
@@ -365,14 +369,21 @@ static inline __attribute__((always_inline)) void requantize_in(const int32_t* s
 
 /* Not inlined: the caller's frame, with its variable-length buffers,
  * would take a register. An S8_DOWN table takes S8_ANY: a loop fewer in
- * flash, for tables that real models' (S8_FOLDED's) are not. */
+ * flash, for tables that real models' (S8_FOLDED's) are not. Where the
+ * DSP extension is, an S8_FOLDED table under int8's own clamp comes here
+ * only for an odd last channel or a tail of inputs (the pairs requantize
+ * in the GEMM's loop): it takes the clamp, a loop fewer. */
 static __attribute__((noinline)) void requantize(const int32_t* sums, const S8Channel* chans,
                                                  int32_t channels, S8Form form, int32_t lo,
                                                  int32_t hi, int8_t* const* y) {
+#if !(defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP)
   const int full = lo == -128 && hi == 127;
   if (form == S8_FOLDED && full) {
     requantize_in(sums, chans, channels, lo, hi, y, S8_FOLDED, 1);
-  } else if (form == S8_FOLDED) {
+    return;
+  }
+#endif
+  if (form == S8_FOLDED) {
     requantize_in(sums, chans, channels, lo, hi, y, S8_FOLDED, 0);
   } else {
     requantize_in(sums, chans, channels, lo, hi, y, S8_ANY, 0);
@@ -491,25 +502,28 @@ static __attribute__((noinline)) void conv_channels(
 
 /* Each pixel's outputs, `live` a row (conv_channels' for the live
  * channels), spread in place to out_c a row, the pruned channels' constants
- * put between them: from the last row back, each row's live outputs from
- * its last, so that no byte is written before it is read (a live output's
- * channel is at least its place among them). */
+ * put between them: from the last row back, each row first a copy of a
+ * whole row holding the constants (`ready`, words at a time), then its live
+ * outputs stored at their channels, read before (a copy of them where the
+ * row's own outputs lie in its place; every later row's lie past it). */
 static void conv_spread(int8_t* y, int32_t rows, int32_t live, int32_t out_c, const int32_t* q,
                         int32_t out_zp, int32_t lo, int32_t hi) {
   const int32_t dead = out_c - live;
-  uint16_t at[out_c]; /* the live outputs' channels, then the pruned ones' */
+  uint16_t at[live]; /* the live outputs' channels */
   uint8_t pruned[out_c];
-  int8_t fill[dead];
+  int8_t ready[out_c] __attribute__((aligned(4)));
+  int8_t kept[live] __attribute__((aligned(4)));
   /* Every place set, in bounds, whatever the marks. */
   memset(at, 0, sizeof at);
   memset(pruned, 0, sizeof pruned);
+  memset(ready, 0, sizeof ready);
   for (int32_t r = 0; r < dead; ++r) {
     const int32_t* row = q + 3 * (live + r);
     const uint32_t c = (uint32_t)row[2] >> 16;
     const S8Channel chan = s8_channel(row, out_zp);
-    at[live + r] = (uint16_t)(c < (uint32_t)out_c ? c : 0);
-    pruned[at[live + r]] = 1;
-    fill[r] = s8_requantize(0, &chan, lo, hi);
+    const uint32_t place = c < (uint32_t)out_c ? c : 0;
+    pruned[place] = 1;
+    ready[place] = s8_requantize(0, &chan, lo, hi);
   }
   for (int32_t c = 0, k = 0; c < out_c && k < live; ++c) {
     if (!pruned[c]) at[k++] = (uint16_t)c;
@@ -517,6 +531,11 @@ static void conv_spread(int8_t* y, int32_t rows, int32_t live, int32_t out_c, co
   for (int32_t p = rows - 1; p >= 0; --p) {
     const int8_t* src = y + p * live;
     int8_t* dst = y + p * out_c;
+    if (p * out_c < (p + 1) * live) {
+      memcpy(kept, src, (size_t)live);
+      src = kept;
+    }
+    memcpy(dst, ready, (size_t)out_c);
     /* Four a step: the loads in a row, a loop branch for four. */
     int32_t k = live;
     for (; k >= 4; k -= 4) {
@@ -527,7 +546,6 @@ static void conv_spread(int8_t* y, int32_t rows, int32_t live, int32_t out_c, co
       dst[at[k - 4]] = d;
     }
     for (; k > 0; --k) dst[at[k - 1]] = src[k - 1];
-    for (int32_t r = 0; r < dead; ++r) dst[at[live + r]] = fill[r];
   }
 }
 

@@ -387,6 +387,15 @@ typedef struct {
   int32_t ch, out_zp, lo, hi;
 } Dw3Call;
 
+/* Four bytes step apart from s as one word (the first the low byte): each
+ * loaded before any is used (the M4 pipelines them), then three ORRs. */
+static inline __attribute__((always_inline)) int32_t dw3_gather4(const int8_t* s, int32_t step) {
+  uint32_t x0 = (uint8_t)s[0], x1 = (uint8_t)s[step], x2 = (uint8_t)s[2 * step];
+  uint32_t x3 = (uint8_t)s[3 * step];
+  __asm__("" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
+  return (int32_t)((((x3 << 8 | x2) << 8 | x1) << 8) | x0);
+}
+
 /* One channel: src, wc, qc and out at its first input, weight, table row
  * and output. Not inlined: dw3's frame, with its variable-length buffers,
  * would take registers from the loops. */
@@ -395,17 +404,19 @@ static __attribute__((noinline)) void dw3_channel(const Dw3Call* call, const int
                                                   int8_t* out) {
   const int32_t pw = call->pw, len = call->len, in_len = call->in_len;
   const int32_t src_line = call->src_line, step = call->src_step;
-  /* The gather: four bytes a store. */
+  /* The gather: four bytes a store, two stores an iteration. */
   int8_t* dst = call->plane;
   for (int32_t r = call->in_lines; r > 0; --r, src += src_line, dst += pw) {
     const int8_t* s = src;
     int32_t i = 0;
-    for (; i + 4 <= in_len; i += 4, s += 4 * step) {
-      uint32_t x0 = (uint8_t)s[0], x1 = (uint8_t)s[step], x2 = (uint8_t)s[2 * step];
-      uint32_t x3 = (uint8_t)s[3 * step];
-      /* Each loaded before any is used: the M4 pipelines them. */
-      __asm__("" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3));
-      s8_store32(dst + i, (int32_t)(x0 | x1 << 8 | x2 << 16 | x3 << 24));
+    for (; i + 8 <= in_len; i += 8, s += 8 * step) {
+      s8_store32(dst + i, dw3_gather4(s, step));
+      s8_store32(dst + i + 4, dw3_gather4(s + 4 * step, step));
+    }
+    if (i + 4 <= in_len) {
+      s8_store32(dst + i, dw3_gather4(s, step));
+      i += 4;
+      s += 4 * step;
     }
     for (; i < in_len; ++i, s += step) dst[i] = *s;
   }
@@ -468,11 +479,48 @@ static int32_t dw3_classes(const Dw3Axis* a, uint8_t* cls, int32_t (*inside)[3])
   return n;
 }
 
+/* A marked channel's outputs for each pair of row and column classes,
+ * from its value v (sum = inside * (v - in_zp) + all * in_zp, inside the
+ * weights of the taps inside: each kernel row's share for each column
+ * class, then a row class's rows added), requantized in the channel's own
+ * form: the form and int8's whole clamp (one SSAT) known to the loop where
+ * the channel takes S8_FOLDED. */
+static void dw3_work_out(const int8_t* w, const int32_t* qc, int32_t ch, int32_t nr, int32_t nc,
+                         int32_t (*row_in)[3], int32_t (*col_in)[3], int32_t in_zp, int32_t out_zp,
+                         int32_t lo, int32_t hi, int8_t* value) {
+  const int32_t v = (int8_t)(qc[2] >> 16);
+  const S8Channel chan = s8_channel_folded(qc, out_zp, s8_sum_bound(9));
+  int32_t k[9], all = 0, share[8][3], acc[8 * 8];
+  for (int32_t t = 0; t < 9; ++t) all += k[t] = w[t * ch];
+  for (int32_t cc = 0; cc < nc; ++cc) {
+    for (int32_t kh = 0; kh < 3; ++kh) {
+      share[cc][kh] =
+          col_in[cc][0] * k[3 * kh] + col_in[cc][1] * k[3 * kh + 1] + col_in[cc][2] * k[3 * kh + 2];
+    }
+  }
+  const int32_t d = v - in_zp, base = all * in_zp, n = nr * nc;
+  for (int32_t r = 0; r < nr; ++r) {
+    for (int32_t cc = 0; cc < nc; ++cc) {
+      const int32_t inside =
+          row_in[r][0] * share[cc][0] + row_in[r][1] * share[cc][1] + row_in[r][2] * share[cc][2];
+      acc[r * nc + cc] = inside * d + base;
+    }
+  }
+  if (s8_channel_form(&chan) == S8_FOLDED && lo == -128 && hi == 127) {
+    for (int32_t i = 0; i < n; ++i) value[i] = s8_out(acc[i], &chan, S8_FOLDED, lo, hi, 1);
+  } else {
+    for (int32_t i = 0; i < n; ++i) value[i] = s8_out(acc[i], &chan, S8_ANY, lo, hi, 0);
+  }
+}
+
 /* The outputs of each marked channel (S8_TABLE_MARK: its every input the
  * int8 in bits 16 to 23; dw3 leaves it here), which depend only on the output's
  * row class and column class (dw3_classes: at the edges, taps in the
- * padding): worked out once a pair of classes (nine at most where the
- * padding is one), then stored. */
+ * padding): one a pair of classes (nine at most where the padding is one),
+ * given after the table where the row says so (S8_TABLE_VALUES: twelve
+ * bytes a marked channel, in the channels' order, from the compile path's
+ * depthwise_c_table), else worked out here (dw3_work_out); then each
+ * output stored from its classes' value. */
 static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32_t* q, int8_t* y,
                                                     int32_t batch, int32_t ch, const Dw3Axis* rows,
                                                     const Dw3Axis* cols, int32_t in_zp,
@@ -485,44 +533,40 @@ static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32
   int32_t row_in[8][3], col_in[8][3];
   const int32_t nr = dw3_classes(rows, row_class, row_in);
   const int32_t nc = dw3_classes(cols, col_class, col_in);
-  int8_t line[nr * out_w];
+  /* Each output row's first value: its class's, nc a class. */
+  uint8_t row_at[out_h];
+  for (int32_t oh = 0; oh < out_h; ++oh) row_at[oh] = (uint8_t)(row_class[oh] * nc);
+  const int8_t* given = (const int8_t*)(const void*)(q + 3 * ch);
   for (int32_t c = first; c < ch; ++c) {
     if (!s8_table_marked(q + 3 * c)) continue;
-    const int32_t v = (int8_t)(q[3 * c + 2] >> 16);
-    const S8Channel chan = s8_channel_folded(q + 3 * c, out_zp, s8_sum_bound(9));
-    const S8Form form = s8_channel_form(&chan);
-    /* sum = inside * (v - in_zp) + all * in_zp, inside the weights of the
-     * taps inside: each kernel row's share for each column class, then a
-     * row class's rows added. */
-    int32_t k[9], all = 0, share[8][3];
-    for (int32_t t = 0; t < 9; ++t) all += k[t] = w[t * ch + c];
-    for (int32_t cc = 0; cc < nc; ++cc) {
-      for (int32_t kh = 0; kh < 3; ++kh) {
-        share[cc][kh] = col_in[cc][0] * k[3 * kh] + col_in[cc][1] * k[3 * kh + 1] +
-                        col_in[cc][2] * k[3 * kh + 2];
-      }
+    int8_t worked_out[8 * 8];
+    const int8_t* value = given;
+    if (s8_table_values(q + 3 * c) && nr * nc <= 9) {
+      given += 12;
+    } else {
+      dw3_work_out(w + c, q + 3 * c, ch, nr, nc, row_in, col_in, in_zp, out_zp, lo, hi, worked_out);
+      value = worked_out;
     }
-    const int32_t d = v - in_zp, base = all * in_zp;
-    for (int32_t r = 0; r < nr; ++r) {
-      int8_t value[8];
-      for (int32_t cc = 0; cc < nc; ++cc) {
-        const int32_t inside =
-            row_in[r][0] * share[cc][0] + row_in[r][1] * share[cc][1] + row_in[r][2] * share[cc][2];
-        value[cc] = s8_out(inside * d + base, &chan, form, lo, hi, 0);
-      }
-      for (int32_t ow = 0; ow < out_w; ++ow) line[r * out_w + ow] = value[col_class[ow]];
-    }
+    /* Two outputs a step (their loads before their stores). */
     int8_t* o = y + c;
     for (int32_t b = 0; b < batch; ++b) {
       for (int32_t oh = 0; oh < out_h; ++oh) {
-        const int8_t* at = line + row_class[oh] * out_w;
-        for (int32_t ow = 0; ow < out_w; ++ow, o += ch) *o = at[ow];
+        const int8_t* at = value + row_at[oh];
+        int32_t ow = 0;
+        for (; ow + 2 <= out_w; ow += 2, o += 2 * ch) {
+          const int8_t a0 = at[col_class[ow]], a1 = at[col_class[ow + 1]];
+          o[0] = a0;
+          o[ch] = a1;
+        }
+        if (ow < out_w) {
+          *o = at[col_class[ow]];
+          o += ch;
+        }
       }
     }
   }
 }
 
-/* The whole call (every batch, every channel), the plane ph x pw. */
 static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, const int32_t* q,
                                           int8_t* y, int32_t batch, int32_t in_h, int32_t in_w,
                                           int32_t ch, int32_t out_h, int32_t out_w,
@@ -624,6 +668,12 @@ typedef struct {
   int32_t ch, taps, lo, hi;
   S8Form form;      /* s8_form of chans */
   int32_t lo4, hi4; /* lo and hi in each byte */
+  /* Where most channels are marked (a pruned layer's: dw3_constants then
+   * stores theirs), the others', n_live of them, their nine weights each
+   * side by side, and chans theirs alone; else null. */
+  const int16_t* live;
+  int32_t n_live;
+  const int8_t* live_w;
 } DwLayer;
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
@@ -674,13 +724,43 @@ static inline __attribute__((always_inline)) void dw_pixel_in(const int8_t* cons
   }
 }
 
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+/* One output pixel's live channels (DwLayer.live) of a 3x3 kernel, each
+ * alone: its nine products, requantized. */
+static inline __attribute__((always_inline)) void dw_pixel_live(const int8_t* const* at,
+                                                                const DwLayer* layer, int8_t* out,
+                                                                S8Form form, int full) {
+  const int8_t* w = layer->live_w;
+  for (int32_t i = 0; i < layer->n_live; ++i, w += 9) {
+    const int32_t c = layer->live[i];
+    int32_t a = 0;
+    /* Each product added as its two loads come (SMLABB): loaded all
+     * first, they take the stack. */
+#pragma GCC unroll 9
+    for (int32_t t = 0; t < 9; ++t) a = dw_smla(at[t][c], w[t], a, 0, 0);
+    out[c] = s8_out(a, &layer->chans[i], form, layer->lo, layer->hi, full);
+  }
+}
+#endif
+
 /* Each form's loops apart, so that no output tests it, and a 3x3
- * kernel's taps unrolled where the requantization is the one sum. Not inlined: the
+ * kernel's taps unrolled where the requantization is the one sum under
+ * int8's own clamp (real models' layers). Not inlined: the
  * caller's frame, with its variable-length buffers, would take a register
  * from the sums' loop. */
 static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const DwLayer* layer,
                                                int8_t* out) {
   const int32_t taps = layer->taps;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  if (layer->live != NULL) {
+    if (layer->form == S8_FOLDED && layer->lo == -128 && layer->hi == 127) {
+      dw_pixel_live(at, layer, out, S8_FOLDED, 1);
+    } else {
+      dw_pixel_live(at, layer, out, S8_ANY, 0);
+    }
+    return;
+  }
+#endif
   if (layer->form == S8_FOLDED && layer->lo == -128 && layer->hi == 127) {
     if (taps == 9) {
       dw_pixel_in(at, layer, out, 9, S8_FOLDED, 1);
@@ -688,11 +768,7 @@ static __attribute__((noinline)) void dw_pixel(const int8_t* const* at, const Dw
       dw_pixel_in(at, layer, out, taps, S8_FOLDED, 1);
     }
   } else if (layer->form == S8_FOLDED) {
-    if (taps == 9) {
-      dw_pixel_in(at, layer, out, 9, S8_FOLDED, 0);
-    } else {
-      dw_pixel_in(at, layer, out, taps, S8_FOLDED, 0);
-    }
+    dw_pixel_in(at, layer, out, taps, S8_FOLDED, 0);
   } else {
     dw_pixel_in(at, layer, out, taps, S8_ANY, 0);
   }
@@ -749,22 +825,46 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   }
   for (int32_t c = 0; c < ch; ++c) zeros[c] = (int8_t)in_zp;
 #else
-  S8Channel chans[ch];
+  int16_t live[ch];
+  int32_t n_live = 0;
   for (int32_t c = 0; c < ch; ++c) {
     zeros[c] = (int8_t)in_zp;
-    chans[c] = s8_channel_folded(q + 3 * c, out_zp, s8_sum_bound(taps));
+    if (!s8_table_marked(q + 3 * c)) live[n_live++] = (int16_t)c;
   }
-  int32_t packed[dw_packed_words(ch, taps)];
-  const DwLayer layer = {dw_weights(w, ch, taps, packed),
-                         w,
-                         chans,
-                         ch,
-                         taps,
-                         lo,
-                         hi,
-                         s8_form(chans, ch),
-                         s8_bytes4(lo),
-                         s8_bytes4(hi)};
+  /* A 3x3 kernel with at most a quarter of its channels live sums those
+   * alone, a channel at a time (four at a time, half its blocks would
+   * hold only marked ones), their requantizations and weights gathered;
+   * dw3_constants stores the marked ones'. */
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  const int sparse = k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && pad_h >= 0 && pad_w >= 0 &&
+                     4 * n_live <= ch;
+#else
+  const int sparse = 0;
+#endif
+  const int32_t n_chans = sparse ? n_live : ch;
+  S8Channel chans[n_chans];
+  for (int32_t i = 0; i < n_chans; ++i) {
+    chans[i] = s8_channel_folded(q + 3 * (sparse ? live[i] : i), out_zp, s8_sum_bound(taps));
+  }
+  int32_t packed[sparse ? 1 : dw_packed_words(ch, taps)];
+  int8_t live_w[sparse ? 9 * n_live : 1];
+  for (int32_t i = 0; sparse && i < n_live; ++i) {
+    for (int32_t t = 0; t < 9; ++t) live_w[9 * i + t] = w[t * ch + live[i]];
+  }
+  DwLayer layer = {{0},
+                   w,
+                   chans,
+                   ch,
+                   taps,
+                   lo,
+                   hi,
+                   s8_form(chans, n_chans),
+                   s8_bytes4(lo),
+                   s8_bytes4(hi),
+                   sparse ? live : NULL,
+                   n_live,
+                   live_w};
+  if (!sparse) layer.dw = dw_weights(w, ch, taps, packed);
   at[taps] = zeros;
 #endif
   for (int32_t b = 0; b < batch; ++b) {
@@ -801,4 +901,11 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
       }
     }
   }
+#if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && defined(__ARM_FEATURE_DSP) && \
+    __ARM_FEATURE_DSP
+  if (sparse) {
+    const Dw3Axis rows = {in_h, out_h, stride_h, pad_h}, cols = {in_w, out_w, stride_w, pad_w};
+    dw3_constants(w, q, y, batch, ch, &rows, &cols, in_zp, out_zp, lo, hi);
+  }
+#endif
 }

@@ -127,12 +127,17 @@ typedef struct {
  * 16 on; in a depthwise one a channel whose every input is the int8 in bits
  * 16 to 23. */
 #define S8_TABLE_MARK 0x100
+/* A marked depthwise row's second flag, bit 9 (int8_kernels.TABLE_VALUES):
+ * the channel's outputs for each pair of row and column classes are given,
+ * after the table. */
+#define S8_TABLE_VALUES 0x200
 /* The shift's bits in that word. */
 #define S8_TABLE_SHIFT 0xFF
 
 /* A table row's (bias, mantissa, shift word) shift, and whether it is marked. */
 static inline int32_t s8_table_shift(const int32_t* row) { return row[2] & S8_TABLE_SHIFT; }
 static inline int s8_table_marked(const int32_t* row) { return (row[2] & S8_TABLE_MARK) != 0; }
+static inline int s8_table_values(const int32_t* row) { return (row[2] & S8_TABLE_VALUES) != 0; }
 
 /* How a call's channels requantize, each form a narrowing of the one
  * before, known to a loop so that no output tests it: any exponent;

@@ -33,6 +33,21 @@ def quantize_multiplier(real):
     return int(mantissa), 31 - exponent
 
 
+def _int32(v):
+    return (v + (1 << 31)) % (1 << 32) - (1 << 31)
+
+
+def requantize(x, mantissa, right_shift):
+    """x requantized as the int8 kernels' int32 arithmetic does it, wrapping
+    included (fixed_point.multiply_double_rounding_per_channel), before the
+    zero point."""
+    left, exponent = max(31 - right_shift, 0), max(right_shift - 31, 0)
+    high = _int32((_int32(x << left) * mantissa + (1 << 30)) >> 31)
+    mask = _int32((1 << exponent) - 1)
+    threshold = (mask >> 1) + (1 if high < 0 else 0)
+    return _int32((high >> exponent) + (1 if (high & mask) > threshold else 0))
+
+
 def multiply_double_rounding(x, mantissa, right_shift):
     """TFLite's MultiplyByQuantizedMultiplier as LiteRT's reference kernels of
     the element-wise operators and the integer LSTM compute it (no

@@ -19,7 +19,8 @@ import numpy as np
 from tvm import s_tir, te
 from tvm import tirx as tir
 
-from .fixed_point import multiply_double_rounding_per_channel, multiply_once_per_channel
+from .fixed_point import (multiply_double_rounding_per_channel, multiply_once_per_channel,
+                          requantize)
 from .weight_blob import read
 
 
@@ -190,19 +191,66 @@ def conv2d_c_constants(weights, table):
     return weights[~pruned], marked
 
 
-def depthwise_c_table(table, constant_inputs):
+# A marked depthwise row's second flag (bit 9; s8_primitives.h's
+# S8_TABLE_VALUES): the channel's outputs follow the table (depthwise_c_table).
+TABLE_VALUES = 1 << 9
+
+
+def window_classes(size, out, stride, pad):
+    """Each output's class along one axis of a 3x3 window (the taps of its
+    three that lie inside the input), numbered in order of first
+    appearance, and each class's taps (1 inside, 0 in the padding): the
+    numbering depthwise_conv_s8.c's dw3_classes gives."""
+    taps, classes = [], []
+    for o in range(out):
+        inside = tuple(int(0 <= o * stride - pad + k < size) for k in range(3))
+        if inside not in taps:
+            taps.append(inside)
+        classes.append(taps.index(inside))
+    return classes, taps
+
+
+def depthwise_c_table(table, constant_inputs, window=None):
     """The table as ffi_core_depthwise_conv_s8 takes it, where
     `constant_inputs` ({channel: int8 value}) names input channels every
     element of which is one value (a CONV_2D's pruned channels): each such
     channel's row marked (TABLE_MARK) with the value in bits 16 to 23, so
     that the kernel computes the channel's outputs from the value and its
-    taps in the padding rather than from its inputs."""
+    taps in the padding rather than from its inputs.
+
+    `window`, for a 3x3 window at dilation 1 (weights (1, 3, 3, C), the
+    input's and output's (height, width), stride, padding, in_zp, out_zp,
+    (lo, hi)): each marked channel's outputs, one for each pair of row and
+    column classes (window_classes; at most nine), worked out here and
+    appended to the table as a row of three words (their bytes in order,
+    row class by column class) a marked channel, in the channels' order,
+    each such row flagged TABLE_VALUES: the DSP kernel then stores them
+    rather than requantizing them at run time."""
     if not constant_inputs:
         return table
     marked = table.copy()
     for c, v in constant_inputs.items():
         marked[c, 2] |= TABLE_MARK | ((v & 0xFF) << 16)
-    return marked
+    if window is None:
+        return marked
+    weights, in_hw, out_hw, stride, pad, in_zp, out_zp, (lo, hi) = window
+    rows = window_classes(in_hw[0], out_hw[0], stride[0], pad[0])[1]
+    cols = window_classes(in_hw[1], out_hw[1], stride[1], pad[1])[1]
+    if len(rows) * len(cols) > 9:
+        return marked
+    outputs = []
+    for c in sorted(constant_inputs):
+        k = weights[0, :, :, c].astype("int64")
+        d, base = constant_inputs[c] - in_zp, int(k.sum()) * in_zp
+        bias, mantissa, shift = (int(v) for v in table[c])
+        values = bytearray(12)
+        for i, (r, cc) in enumerate((r, cc) for r in rows for cc in cols):
+            inside = int((np.outer(r, cc) * k).sum())
+            v = requantize(inside * d + base + bias, mantissa, shift) + out_zp
+            values[i] = min(max(v, lo), hi) & 0xFF
+        outputs.append(np.frombuffer(bytes(values), "<i4"))
+        marked[c, 2] |= TABLE_VALUES
+    return np.concatenate([marked, np.array(outputs, "int32").reshape(-1, 3)])
 
 
 def conv2d_c(s, in_shape, w_shape, out_shape, stride, dilation, pad, in_zp, out_zp, act):

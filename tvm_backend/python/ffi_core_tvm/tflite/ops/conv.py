@@ -8,9 +8,9 @@ from tflite.TensorType import TensorType
 from tflite.TransposeConvOptions import TransposeConvOptions
 
 from ... import int8_kernels as kernels
-from ...fixed_point import quantize_multiplier
+from ...fixed_point import quantize_multiplier, requantize
 from ..model import UnsupportedModel
-from ..quant import SAME, activation_range, conv_geometry, padding, requant_table, requantize
+from ..quant import SAME, activation_range, conv_geometry, padding, requant_table
 from ..registry import lowering
 from .layout import const_ints
 
@@ -40,7 +40,11 @@ def _conv(ctx, op, depthwise):
     if c_conv:
         w_data, q = kernels.conv2d_c_constants(w.data, q)
     elif c_depthwise:
-        w_data, q = w.data, kernels.depthwise_c_table(q, ctx.constant_channels.get(x.index, {}))
+        window = None
+        if tuple(w.shape[1:3]) == (3, 3) and tuple(dilation) == (1, 1):
+            window = (w.data, x.shape[1:3], out.shape[1:3], stride, pad, in_zp, out_zp, act)
+        w_data, q = w.data, kernels.depthwise_c_table(q, ctx.constant_channels.get(x.index, {}),
+                                                      window)
     else:
         w_data = w.data
     s = ctx.constants(w_data, q)
