@@ -1,5 +1,5 @@
-/* The matrix product's two loops (s8_gemm.h), one copy for every kernel
- * that calls them: CONV_2D's and FULLY_CONNECTED's. Helium builds use
+/* The matrix product's loops (s8_gemm.h), one copy for every kernel that
+ * calls them: CONV_2D's and FULLY_CONNECTED's. Helium builds use
  * s8_gemm_mve.h instead. */
 #if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))
 #include "s8_gemm.h"

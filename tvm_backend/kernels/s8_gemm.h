@@ -2,9 +2,11 @@
  * weights, TFLite's OHWI or OI order) times columns of int16 inputs (one per
  * output pixel or batch row), blocked two rows by three columns, so that
  * each widened weight word serves three columns and each column group two
- * rows (CMSIS-NN's GEMM blocks two by two). It gives
- * the int32 sums; each kernel requantizes them in a loop of its own (its
- * rounding, and registers the products' loop does not hold).
+ * rows (CMSIS-NN's GEMM blocks two by two). It gives the int32 sums, which
+ * each kernel requantizes in a loop of its own (its rounding, and registers
+ * the products' loop does not hold); with the DSP extension a pair of
+ * channels' six sums can instead be requantized in the pairs' own loop
+ * (S8PairsOut), while they are in registers.
  *
  * A column's first n & ~3 inputs come in groups of four, reordered as
  * x0 x2 x1 x3: SXTB16 widens a weight word's bytes 0 and 2 into one register
