@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "python"))
 
 from ffi_core_tvm.compile import compile_relax  # noqa: E402
-from ffi_core_tvm.targets import CPUS, c_kernel_ops  # noqa: E402
+from ffi_core_tvm.targets import CPUS, import_options  # noqa: E402
 from ffi_core_tvm.tflite import UnsupportedModel, from_tflite  # noqa: E402
 
 
@@ -39,7 +39,7 @@ def main():
     try:
         with open(opts.model, "rb") as f:
             buf = f.read()
-        mod, inputs, outputs = from_tflite(buf, c_kernels=c_kernel_ops(opts.cpu))
+        mod, inputs, outputs = from_tflite(buf, **import_options(opts.cpu))
         info = compile_relax(mod, opts.cpu, opts.out, name, inputs, outputs)
     except (OSError, UnsupportedModel) as e:
         sys.exit(f"tvm-compile: {opts.model}: {e}")

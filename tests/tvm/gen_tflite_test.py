@@ -28,7 +28,7 @@ import flatbuffers  # noqa: E402
 import tflite  # noqa: E402
 import tvm  # noqa: E402
 from ffi_core_tvm.compile import c_symbol, compile_relax, pass_context  # noqa: E402
-from ffi_core_tvm.targets import c_compiler, c_kernel_ops  # noqa: E402
+from ffi_core_tvm.targets import c_compiler, import_options  # noqa: E402
 from ffi_core_tvm.tflite import from_tflite  # noqa: E402
 from gen_models import c_string, c_values, tvm_error  # noqa: E402
 from tvm import relax  # noqa: E402
@@ -173,7 +173,7 @@ def write_test(buf, opts):
     """Compiles the model `buf` and writes model_data.h, as main's options
     say (opts.model: its file, for messages); returns LiteRT's outputs of
     each call (None with no_litert)."""
-    mod, inputs, outputs = from_tflite(buf, c_kernels=c_kernel_ops(opts.cpu))
+    mod, inputs, outputs = from_tflite(buf, **import_options(opts.cpu))
     info = compile_relax(mod, opts.cpu, opts.out, opts.name, inputs, outputs)
     states = [t for t in inputs if t.is_variable]
     inputs = inputs[:len(inputs) - len(states)]

@@ -54,6 +54,21 @@ def c_kernel_ops(cpu):
     return frozenset({"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "ADD"})
 
 
+def depthwise_outputs_given(cpu):
+    """Whether the depthwise C kernel stores a marked channel's outputs
+    from rows after its table (int8_kernels.depthwise_c_table's
+    TABLE_VALUES): where the DSP extension runs it a channel at a time or
+    over the live channels alone (depthwise_conv_s8.c's dw3 and sparse
+    paths: the M4F, M7 and M33); the M3's plain form and the M55's Helium
+    form sum every channel, and would only carry the rows."""
+    return cpu in ("cortex-m4f", "cortex-m7", "cortex-m33")
+
+
+def import_options(cpu):
+    """from_tflite's options for a model compiled for cpu."""
+    return dict(c_kernels=c_kernel_ops(cpu), outputs_given=depthwise_outputs_given(cpu))
+
+
 def c_kernel_flags(cpu):
     """The C micro-kernels' flags for cpu beyond compile.C_KERNEL_FLAGS: on
     the M55, GCC's second scheduling pass, which sets MVE loads beside MVE

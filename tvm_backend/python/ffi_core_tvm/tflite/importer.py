@@ -34,9 +34,12 @@ class Importer:
     """The context a lowering works in: tensors' relax values, kernels, the
     weight blob, emitted calls."""
 
-    def __init__(self, model, blob=None, c_kernels=frozenset()):
+    def __init__(self, model, blob=None, c_kernels=frozenset(), outputs_given=False):
         self.model = model
         self.c_kernels = c_kernels
+        # Whether the depthwise C kernel takes its marked channels' outputs
+        # from the table (targets.depthwise_outputs_given).
+        self.outputs_given = outputs_given
         self.bb = relax.BlockBuilder()
         self.values = {}
         self.states = {}
@@ -206,7 +209,7 @@ def _ident(name):
     return s if s and not s[0].isdigit() else "x_" + s
 
 
-def from_tflite(buf, c_kernels=frozenset()):
+def from_tflite(buf, c_kernels=frozenset(), outputs_given=False):
     """(Relax IRModule, input tensors, output tensors) of a TFLite model.
 
     Each tensor has name, shape, dtype, scale and zero_point (model.Tensor).
@@ -219,14 +222,16 @@ def from_tflite(buf, c_kernels=frozenset()):
     each with its zero point.
     `c_kernels`: the operators whose kernels call the C micro-kernels
     (targets.c_kernel_ops: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
-    ADD), whose results are the same.
+    ADD), whose results are the same; `outputs_given`: the depthwise one's
+    marked channels' outputs follow its table
+    (targets.depthwise_outputs_given).
     Raises UnsupportedModel naming what it does not
     take: an operator with its index, a type, an option, or a malformed file.
     """
     model = read_model(buf)
-    dry = Importer(model, c_kernels=c_kernels)
+    dry = Importer(model, c_kernels=c_kernels, outputs_given=outputs_given)
     dry.run()
-    mod = Importer(model, dry.packer.data(), c_kernels).run()
+    mod = Importer(model, dry.packer.data(), c_kernels, outputs_given).run()
     return mod, model.inputs + model.states, model.outputs + model.states
 
 

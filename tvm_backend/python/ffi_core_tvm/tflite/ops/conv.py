@@ -41,7 +41,7 @@ def _conv(ctx, op, depthwise):
         w_data, q = kernels.conv2d_c_constants(w.data, q)
     elif c_depthwise:
         window = None
-        if tuple(w.shape[1:3]) == (3, 3) and tuple(dilation) == (1, 1):
+        if ctx.outputs_given and tuple(w.shape[1:3]) == (3, 3) and tuple(dilation) == (1, 1):
             window = (w.data, x.shape[1:3], out.shape[1:3], stride, pad, in_zp, out_zp, act)
         w_data, q = w.data, kernels.depthwise_c_table(q, ctx.constant_channels.get(x.index, {}),
                                                       window)
