@@ -81,7 +81,7 @@ def test_requantize_matches_reference(tmp_path):
 
 
 def test_requantize_in_python():
-    """quant.requantize, which works out a pruned channel's constant output
+    """fixed_point.requantize, which works out a pruned channel's constant output
     at compile time, against the TE kernels' arithmetic
     (multiply_double_rounding_per_channel) over sums, biases and every
     shift, wrapping included."""
@@ -303,7 +303,7 @@ def test_depthwise_c_table_values(shape):
     expected = _te(kernels.depthwise_conv2d(s, *args), x, blob, out=(1, oh, ow, ch))
     marked = kernels.depthwise_c_table(table, constant, (weights, (h, w), (oh, ow), (stride, stride),
                                                          pad, in_zp, out_zp, act))
-    rows, row_taps = kernels.window_classes(h, oh, stride, pad[0])
+    rows = kernels.window_classes(h, oh, stride, pad[0])[0]
     cols, col_taps = kernels.window_classes(w, ow, stride, pad[1])
     assert marked.shape == (ch + len(constant), 3)
     values = marked[ch:].view("int8").reshape(len(constant), 12)

@@ -466,7 +466,7 @@ static __attribute__((noinline)) void conv_channels(
         /* Whole groups four words an iteration, their step a constant. */
         const int8_t* src = image + at[j] * in_c;
         s8_widen_groups_by(src, n & ~3, cols[j].group, 12);
-        for (int32_t k = n & ~3; k < n; ++k) cols[j].tail[k - (n & ~3)] = src[k];
+        s8_widen_tail(src, &cols[j], n);
       }
       for (int32_t j = 0; j < 3 && !pointwise; ++j) {
         if (rows) {

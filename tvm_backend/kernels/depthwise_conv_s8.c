@@ -567,6 +567,7 @@ static __attribute__((noinline)) void dw3_constants(const int8_t* w, const int32
   }
 }
 
+/* The whole call (every batch, every channel), the plane ph x pw. */
 static __attribute__((noinline)) void dw3(const int8_t* x, const int8_t* w, const int32_t* q,
                                           int8_t* y, int32_t batch, int32_t in_h, int32_t in_w,
                                           int32_t ch, int32_t out_h, int32_t out_w,
@@ -785,16 +786,18 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
 #if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && defined(__ARM_FEATURE_DSP) && \
     __ARM_FEATURE_DSP
+  /* A 3x3 window at dilation 1: dw3_constants can store its marked
+   * channels' outputs (after dw3, or after the live channels alone). */
+  const int window3 = k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && pad_h >= 0 && pad_w >= 0;
+  const Dw3Axis rows = {in_h, out_h, stride_h, pad_h}, cols = {in_w, out_w, stride_w, pad_w};
   /* The output's longer side (the plane's lines) tested first: then the
    * plane's size (every window's inputs, the padding's too) fits an int32. */
-  if (k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && stride_h >= 1 && stride_h <= 2 &&
-      stride_w >= 1 && stride_w <= 2 && pad_h >= 0 && pad_w >= 0 && out_h > 0 && out_w > 0 &&
-      (out_w < out_h ? out_h : out_w) < DW3_SUMS &&
+  if (window3 && stride_h >= 1 && stride_h <= 2 && stride_w >= 1 && stride_w <= 2 && out_h > 0 &&
+      out_w > 0 && (out_w < out_h ? out_h : out_w) < DW3_SUMS &&
       out_h * out_w >= DW3_LEAST << (stride_h + stride_w - 2) &&
       ((out_h - 1) * stride_h + 3) * ((out_w - 1) * stride_w + 3) <= DW3_PLANE_MAX) {
     dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
         out_zp, lo, hi);
-    const Dw3Axis rows = {in_h, out_h, stride_h, pad_h}, cols = {in_w, out_w, stride_w, pad_w};
     dw3_constants(w, q, y, batch, ch, &rows, &cols, in_zp, out_zp, lo, hi);
     return;
   }
@@ -836,8 +839,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
    * hold only marked ones), their requantizations and weights gathered;
    * dw3_constants stores the marked ones'. */
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  const int sparse = k_h == 3 && k_w == 3 && dil_h == 1 && dil_w == 1 && pad_h >= 0 && pad_w >= 0 &&
-                     4 * n_live <= ch;
+  const int sparse = window3 && 4 * n_live <= ch;
 #else
   const int sparse = 0;
 #endif
@@ -903,9 +905,6 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
   }
 #if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)) && defined(__ARM_FEATURE_DSP) && \
     __ARM_FEATURE_DSP
-  if (sparse) {
-    const Dw3Axis rows = {in_h, out_h, stride_h, pad_h}, cols = {in_w, out_w, stride_w, pad_w};
-    dw3_constants(w, q, y, batch, ch, &rows, &cols, in_zp, out_zp, lo, hi);
-  }
+  if (sparse) dw3_constants(w, q, y, batch, ch, &rows, &cols, in_zp, out_zp, lo, hi);
 #endif
 }

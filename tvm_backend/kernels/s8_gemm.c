@@ -4,15 +4,16 @@
 #if !(defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1))
 #include "s8_gemm.h"
 
-/* Every channel's sums for the three interleaved columns in buffer, each
- * channel's three side by side in sums (3 x channels). A function of its
- * own (out of the callers' frames with their variable-length column
- * buffers), whose block gets every register. */
+/* The pairs' block in a function of its own (out of the callers' frames
+ * with their variable-length column buffers), whose block gets every
+ * register. */
 void ffi_core_s8_pairs_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t pairs,
                              S8PairsOut out) {
   s8_pairs_2x3(w, buffer, n, pairs, out);
 }
 
+/* Every channel's sums for the three interleaved columns in buffer, each
+ * channel's three side by side in sums (3 x channels). */
 void ffi_core_s8_sums_3cols(const int8_t* w, const int16_t* buffer, int32_t n, int32_t channels,
                             int32_t* sums) {
   const int32_t pairs = channels & ~1, n4 = n & ~3, t = n & 3;

@@ -71,12 +71,18 @@ static inline int16_t* s8_widen_groups(const int8_t* src, int32_t n4, int16_t* g
                     : s8_widen_groups_by(src, n4, group, 4);
 }
 
+/* Copies the last n % 4 of n int8 inputs into column c's tail. */
+static inline void s8_widen_tail(const int8_t* src, const S8Column* c, int32_t n) {
+  const int32_t n4 = n & ~3;
+  for (int32_t k = n4; k < n; ++k) c->tail[k - n4] = src[k];
+}
+
 /* Widens n int8 inputs into column c. */
 static inline void s8_widen(const int8_t* src, const S8Column* c, int32_t n) {
   int32_t n4 = n & ~3, step = c->step;
   int16_t* group = c->group;
   for (int32_t k = 0; k < n4; k += 4) group = s8_widen_group(s8_load32(src + k), group, step);
-  for (int32_t k = n4; k < n; ++k) c->tail[k - n4] = src[k];
+  s8_widen_tail(src, c, n);
 }
 
 /* acc plus the products of t inputs in order. */

@@ -48,6 +48,12 @@ def requantize(x, mantissa, right_shift):
     return _int32((high >> exponent) + (1 if (high & mask) > threshold else 0))
 
 
+def requantize_output(x, mantissa, right_shift, zp, lo, hi):
+    """An output of sum-plus-bias x: requantize's, plus the zero point,
+    clamped to [lo, hi]."""
+    return min(max(requantize(x, mantissa, right_shift) + zp, lo), hi)
+
+
 def multiply_double_rounding(x, mantissa, right_shift):
     """TFLite's MultiplyByQuantizedMultiplier as LiteRT's reference kernels of
     the element-wise operators and the integer LSTM compute it (no

@@ -20,7 +20,7 @@ from tvm import s_tir, te
 from tvm import tirx as tir
 
 from .fixed_point import (multiply_double_rounding_per_channel, multiply_once_per_channel,
-                          requantize)
+                          requantize_output)
 from .weight_blob import read
 
 
@@ -246,8 +246,8 @@ def depthwise_c_table(table, constant_inputs, window=None):
         values = bytearray(12)
         for i, (r, cc) in enumerate((r, cc) for r in rows for cc in cols):
             inside = int((np.outer(r, cc) * k).sum())
-            v = requantize(inside * d + base + bias, mantissa, shift) + out_zp
-            values[i] = min(max(v, lo), hi) & 0xFF
+            values[i] = requantize_output(inside * d + base + bias, mantissa, shift, out_zp, lo,
+                                          hi) & 0xFF
         outputs.append(np.frombuffer(bytes(values), "<i4"))
         marked[c, 2] |= TABLE_VALUES
     return np.concatenate([marked, np.array(outputs, "int32").reshape(-1, 3)])

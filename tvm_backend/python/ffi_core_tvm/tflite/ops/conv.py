@@ -8,7 +8,7 @@ from tflite.TensorType import TensorType
 from tflite.TransposeConvOptions import TransposeConvOptions
 
 from ... import int8_kernels as kernels
-from ...fixed_point import quantize_multiplier, requantize
+from ...fixed_point import quantize_multiplier, requantize_output
 from ..model import UnsupportedModel
 from ..quant import SAME, activation_range, conv_geometry, padding, requant_table
 from ..registry import lowering
@@ -35,7 +35,7 @@ def _conv(ctx, op, depthwise):
         # A channel of zero weights sums to 0 for every input: its output is
         # its bias requantized, everywhere.
         ctx.constant_channels[out.index] = {
-            int(c): min(max(requantize(*(int(v) for v in q[c])) + out_zp, act[0]), act[1])
+            int(c): requantize_output(*(int(v) for v in q[c]), out_zp, *act)
             for c in np.flatnonzero(~w.data.reshape(channels, -1).any(1))}
     if c_conv:
         w_data, q = kernels.conv2d_c_constants(w.data, q)
