@@ -1,7 +1,8 @@
 // FFICoreTVMRunKernelPlan: each step's kernel sees its arguments as DLTensors
 // at the plan's pointers, offsets, shapes and types, in order; a kernel's
 // failure stops the plan and comes back with its error; a plan over the
-// argument limit is refused before any kernel runs. Host only: the runner's
+// argument limit is refused before any kernel runs; a prepared plan runs
+// the same, reading only its input's pointer again. Host only: the runner's
 // code is the same on every board (the models' tests run it there).
 #include <ffi_core/error.h>
 #include <ffi_core/tvm_kernel_plan.h>
@@ -73,39 +74,62 @@ const int64_t kGrid[] = {2, 3};
 int main() {
   // input (pointer 0) -> workspace at 16 (as 2x3) -> output (pointer 2),
   // through a view of the workspace as 6.
-  const FFICoreTVMKernelArg args[] = {
+  const FFICoreTVMKernelArg tensors[] = {
       {1, kInt8, kFlat, 0, 0},
       {2, kInt8, kGrid, 16, 1},
       {1, kInt8, kFlat, 16, 1},
       {1, kInt8, kFlat, 0, 2},
   };
+  const uint16_t args[] = {0, 1, 2, 3};
   const FFICoreTVMKernelStep steps[] = {{&AddOne, &args[0], 2}, {&AddOne, &args[2], 2}};
-  const FFICoreTVMKernelPlan plan = {steps, 2, 2};
+  const FFICoreTVMKernelPlan plan = {tensors, steps, 4, 2, 2, 1};
   int8_t in[6] = {0, 1, 2, 3, -128, 126};
   int8_t ws[32] = {};
   int8_t out[6] = {};
-  void* const bases[] = {in, ws, out};
+  void* bases[] = {in, ws, out};
   Check(FFICoreTVMRunKernelPlan(&plan, bases) == 0 && g_calls == 2, "two steps run");
   const int8_t want[6] = {2, 3, 4, 5, -126, -128};
   Check(std::memcmp(out, want, sizeof(out)) == 0, "each step at its pointer and offset");
   Check(ws[15] == 0 && ws[16] == in[0] + 1 && ws[22] == 0, "the workspace region at offset 16");
   Check(g_first_output_dims[0] == 2 && g_first_output_dims[1] == 2, "each view's shape");
 
+  // Kept: the views made once, the input's refreshed on each run.
+  DLTensor views[4];
+  FFICoreTVMPrepareKernelPlan(&plan, bases, views);
+  std::memset(out, 0, sizeof(out));
+  g_calls = 0;
+  Check(FFICoreTVMRunPreparedKernelPlan(&plan, bases, views) == 0 && g_calls == 2 &&
+            std::memcmp(out, want, sizeof(out)) == 0,
+        "a prepared plan runs as the plan");
+  int8_t in2[6] = {10, 11, 12, 13, 14, 15};
+  bases[0] = in2;
+  Check(FFICoreTVMRunPreparedKernelPlan(&plan, bases, views) == 0 && out[0] == 12 && out[5] == 17,
+        "a prepared plan reads the input's new pointer");
+  bases[0] = in;
+
   // A failure stops the plan: the step after it does not run.
   const FFICoreTVMKernelStep failing[] = {
       {&AddOne, &args[0], 2}, {&Fails, &args[2], 2}, {&AddOne, &args[2], 2}};
-  const FFICoreTVMKernelPlan failing_plan = {failing, 3, 2};
+  const FFICoreTVMKernelPlan failing_plan = {tensors, failing, 4, 3, 2, 1};
   g_calls = 0;
   Check(FFICoreTVMRunKernelPlan(&failing_plan, bases) == -1 && g_calls == 2 &&
             RaisedIs("MemoryError", "no workspace"),
         "a kernel's failure passed on");
+  g_calls = 0;
+  Check(FFICoreTVMRunPreparedKernelPlan(&failing_plan, bases, views) == -1 && g_calls == 2 &&
+            RaisedIs("MemoryError", "no workspace"),
+        "a kernel's failure passed on by a prepared plan");
 
   // More arguments a step than the runner's DLTensors: refused, nothing run.
-  const FFICoreTVMKernelPlan wide = {steps, 2, FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS + 1};
+  const FFICoreTVMKernelPlan wide = {tensors, steps, 4, 2, FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS + 1,
+                                     1};
   g_calls = 0;
   Check(FFICoreTVMRunKernelPlan(&wide, bases) != 0 && g_calls == 0 &&
             RaisedIs("ValueError", "over FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS"),
         "a plan over the argument limit refused");
+  Check(FFICoreTVMRunPreparedKernelPlan(&wide, bases, views) != 0 && g_calls == 0 &&
+            RaisedIs("ValueError", "over FFI_CORE_TVM_KERNEL_PLAN_MAX_ARGS"),
+        "a prepared plan over the argument limit refused");
 
   // A direct entry's buffers: each there and on the alignment, or a
   // ValueError naming the entry and the buffer.

@@ -1,5 +1,6 @@
 // FFICoreTVMRunKernelPlan: each step's arguments as DLTensors on the stack,
-// views into the table function's pointers, then the kernel's packed call.
+// views into the table function's pointers, then the kernel's packed call;
+// or, for a plan kept from call to call, the views made once.
 // TVM's main checked the model's inputs and made the outputs and the
 // workspace to the plan's sizes, or a direct entry's caller passed buffers
 // FFICoreTVMCheckBuffers took; the kernels check nothing again.
@@ -28,6 +29,31 @@ __attribute__((always_inline)) inline void Fill(DLTensor* v, const FFICoreTVMKer
                                                 void* const* bases) {
   v->data = static_cast<char*>(bases[a.base]) + a.offset;
   std::memcpy(&v->ndim, &a, kLayoutBytes);
+}
+
+// The fields no plan sets: a CPU tensor, compact, no offset.
+void Clear(DLTensor* v) {
+  v->device = DLDevice{kDLCPU, 0};
+  v->strides = nullptr;
+  v->byte_offset = 0;
+}
+
+// Each argument a DLTensor pointer, views[i] for the i-th.
+void PointAt(TVMFFIAny* args, DLTensor* views) {
+  for (int i = 0; i < kMaxArgs; ++i) {
+    args[i].type_index = kTVMFFIDLTensorPtr;
+    args[i].zero_padding = 0;
+    args[i].v_ptr = &views[i];
+  }
+}
+
+// TVM's kernels return nothing: the result stays None.
+TVMFFIAny NoResult() {
+  TVMFFIAny result;
+  result.type_index = kTVMFFINone;
+  result.zero_padding = 0;
+  result.v_int64 = 0;
+  return result;
 }
 
 __attribute__((noinline, cold)) int RefuseArgs(int n) {
@@ -62,41 +88,81 @@ extern "C" int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* c
   if (plan->max_args > kMaxArgs) return RefuseArgs(plan->max_args);
   DLTensor views[kMaxArgs];
   TVMFFIAny call_args[kMaxArgs];
-  for (int i = 0; i < kMaxArgs; ++i) {
-    views[i].device = DLDevice{kDLCPU, 0};
-    views[i].strides = nullptr;
-    views[i].byte_offset = 0;
-    call_args[i].type_index = kTVMFFIDLTensorPtr;
-    call_args[i].zero_padding = 0;
-    call_args[i].v_ptr = &views[i];
-  }
-  // TVM's kernels return nothing: the result stays None.
-  TVMFFIAny result;
-  result.type_index = kTVMFFINone;
-  result.zero_padding = 0;
-  result.v_int64 = 0;
+  for (DLTensor& v : views) Clear(&v);
+  PointAt(call_args, views);
+  TVMFFIAny result = NoResult();
+  const FFICoreTVMKernelArg* tensors = plan->tensors;
   const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
   for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
-    const FFICoreTVMKernelArg* a = s->args;
+    const uint16_t* a = s->args;
     // Unrolled: a loop's count and end cost a division a step at -Os.
     switch (s->num_args) {
       case 6:
-        Fill(&views[5], a[5], bases);
+        Fill(&views[5], tensors[a[5]], bases);
         [[fallthrough]];
       case 5:
-        Fill(&views[4], a[4], bases);
+        Fill(&views[4], tensors[a[4]], bases);
         [[fallthrough]];
       case 4:
-        Fill(&views[3], a[3], bases);
+        Fill(&views[3], tensors[a[3]], bases);
         [[fallthrough]];
       case 3:
-        Fill(&views[2], a[2], bases);
+        Fill(&views[2], tensors[a[2]], bases);
         [[fallthrough]];
       case 2:
-        Fill(&views[1], a[1], bases);
+        Fill(&views[1], tensors[a[1]], bases);
         [[fallthrough]];
       case 1:
-        Fill(&views[0], a[0], bases);
+        Fill(&views[0], tensors[a[0]], bases);
+        break;
+      default:
+        break;
+    }
+    const int rc = s->kernel(nullptr, call_args, static_cast<int32_t>(s->num_args), &result);
+    if (rc != 0) return rc;
+  }
+  return 0;
+}
+
+extern "C" void FFICoreTVMPrepareKernelPlan(const FFICoreTVMKernelPlan* plan, void* const* bases,
+                                            DLTensor* views) {
+  for (uint32_t v = 0; v < plan->num_tensors; ++v) {
+    Clear(&views[v]);
+    Fill(&views[v], plan->tensors[v], bases);
+  }
+}
+
+extern "C" int FFICoreTVMRunPreparedKernelPlan(const FFICoreTVMKernelPlan* plan, void* const* bases,
+                                               DLTensor* views) {
+  if (plan->max_args > kMaxArgs) return RefuseArgs(plan->max_args);
+  for (uint32_t v = 0; v < plan->num_input_tensors; ++v) {
+    const FFICoreTVMKernelArg& t = plan->tensors[v];
+    views[v].data = static_cast<char*>(bases[t.base]) + t.offset;
+  }
+  TVMFFIAny call_args[kMaxArgs];
+  PointAt(call_args, views);
+  TVMFFIAny result = NoResult();
+  const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
+  for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
+    const uint16_t* a = s->args;
+    switch (s->num_args) {
+      case 6:
+        call_args[5].v_ptr = &views[a[5]];
+        [[fallthrough]];
+      case 5:
+        call_args[4].v_ptr = &views[a[4]];
+        [[fallthrough]];
+      case 4:
+        call_args[3].v_ptr = &views[a[3]];
+        [[fallthrough]];
+      case 3:
+        call_args[2].v_ptr = &views[a[2]];
+        [[fallthrough]];
+      case 2:
+        call_args[1].v_ptr = &views[a[1]];
+        [[fallthrough]];
+      case 1:
+        call_args[0].v_ptr = &views[a[0]];
         break;
       default:
         break;

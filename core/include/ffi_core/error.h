@@ -85,7 +85,7 @@ struct TypeTraits<Error> : detail::ObjectRefTraits<Error, kTVMFFIError> {
 
 // The Status matching whatever error is pending in the caller's slot; used
 // after a foreign call returned non-zero.
-Status StatusFromPendingError();
+TVM_FFI_DLL Status StatusFromPendingError();
 // True when the caller's slot holds an error.
 bool HasPendingError();
 

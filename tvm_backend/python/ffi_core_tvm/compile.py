@@ -146,6 +146,68 @@ def _tensor_constants(blob):
     return found
 
 
+def _constant_pool(blob):
+    """The serialized executable's constant pool (the layout
+    tvm_backend/src/vm/vm_executable.cc reads): for each constant, a
+    tensor's data bytes, or None for a constant of another type."""
+    # The library binary: the executable follows its kind's name and its size.
+    kind = b"relax.VMExecutable"
+    at = blob.index(kind) + len(kind) + 8
+
+    def take(fmt):
+        nonlocal at
+        values = struct.unpack_from(fmt, blob, at)
+        at += struct.calcsize(fmt)
+        return values
+
+    def view():
+        nonlocal at
+        n, = take("<Q")
+        at += n
+        return blob[at - n:at]
+
+    magic, = take("<Q")
+    view()  # the version
+    num_funcs, = take("<Q")
+    for _ in range(num_funcs):
+        take("<i")
+        view()
+        take("<qqqq")
+        for _ in range(take("<Q")[0]):
+            view()
+    if magic == 0xD225DE2F4214151E:  # memory scopes
+        for _ in range(take("<Q")[0]):
+            take("<q")
+            view()
+    pool = []
+    for _ in range(take("<Q")[0]):
+        kind, = take("<i")
+        if kind == 70:  # a tensor
+            take("<QQii")
+            ndim, = take("<i")
+            take(f"<4x{8 * ndim}x")
+            nbytes, = take("<q")
+            pool.append(blob[at:at + nbytes])
+            at += nbytes
+            continue
+        pool.append(None)
+        if kind == 69:  # a shape
+            take(f"<{8 * take('<Q')[0]}x")
+        elif kind == 65:  # a string
+            view()
+        else:  # an int, a float, a dtype
+            take({1: "<q", 3: "<d", 5: "<4x"}[kind])
+    return pool
+
+
+def _pool_indices(blob, constants):
+    """Each of the table's constants' index in the executable's constant
+    pool (one with the same bytes), or None where one is not there."""
+    pool = _constant_pool(blob)
+    found = [next((k for k, c in enumerate(pool) if c == data), None) for data in constants]
+    return None if None in found else found
+
+
 def _write_library_bin(blob, symbols, cpu, out_path, tmp, name):
     """An object that registers the executable with its largest tensor
     constant on a CONSTANT_ALIGNMENT boundary (the data TVM's devc.o holds,
@@ -342,17 +404,17 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
         stems = c_kernels(mod)
         needs = sorted({d for stem in stems for d in _C_KERNEL_NEEDS.get(stem, ())})
         sources = [os.path.join(KERNELS_DIR, f"{stem}.c") for stem in stems + needs]
+        blob = _library_bin(os.path.join(tmp, "devc.o"))
         if table is not None:
             sources.append(os.path.join(tmp, "kernel_table.c"))
             with open(sources[-1], "w") as f:
-                f.write(table_c_source(table))
+                f.write(table_c_source(table, _pool_indices(blob, table["constants"])))
         if sources:
             _link_c_sources(sources, cpu, lib0, tmp)
         entry = None
         if table is not None:
             entry = _write_direct(mod, table, target, cpu, sources[:-1], inputs, outputs,
                                   out_dir, name, symbol, tmp)
-        blob = _library_bin(os.path.join(tmp, "devc.o"))
         # What the model registers: lib0's __tvm_ffi_* symbols and the executable.
         symbols = 1 + sum(1 for s in _elf_symbols(lib0) if s.startswith(b"__tvm_ffi_"))
         constants = _write_library_bin(blob, symbols, cpu,

@@ -221,6 +221,9 @@ def single_call(mod, symbol):
         # Each constant's bytes: the direct entry's weights object
         # (compile.py, weights_layout).
         "constants": [c.value.numpy().tobytes() for c, _ in constants],
+        # What main does around the table, for the VM to do without it
+        # (FFICoreTVMPlannedMain): where main returns one new tensor.
+        "planned": None,
         "steps": [(kernel, [(workspace if s.kind == "region" else first[s.kind] + s.index,
                              s.offset if s.kind == "region" else 0, shape, dtype)
                             for s, shape, dtype in args]) for kernel, args in steps],
@@ -257,6 +260,10 @@ def single_call(mod, symbol):
     at = [0]
     for _, shape, dtype in outputs:
         at.append(at[-1] + _aligned(_bytes(shape, dtype)))
+    if len(results) == 1 and results[0][0].kind == "output":
+        table["planned"] = {"inputs": [_tensor_type(p.ty) for p in params],
+                            "output": results[0][1:], "storage_bytes": at[-1] + ws_bytes,
+                            "workspace_offset": at[-1]}
     with bb.function("main", new_params, attrs=attrs):
         storage = bb.emit(relax.op.memory.alloc_storage(
             relax.ShapeExpr([at[-1] + ws_bytes]), 0, "global", "uint8"))
@@ -273,36 +280,61 @@ def single_call(mod, symbol):
 
 
 
-def _plan_lines(table):
-    """The C of the table's plan, kPlan, and the kernels' declarations."""
+def _plan_lines(table, shapes=None):
+    """The C of the table's plan, kPlan, and the kernels' declarations;
+    `shapes` ({shape: C name}) gets the shape arrays it declares, and may
+    bring more to declare."""
     kernels = sorted({k for k, _ in table["steps"]})
     lines = ["#include <ffi_core/tvm_kernel_plan.h>", ""]
     lines += [f"int __tvm_ffi_{k}(void*, const TVMFFIAny*, int32_t, TVMFFIAny*);"
               for k in kernels]
-    shapes, arg_lines, step_lines = {}, [], []
-    for kernel, args in table["steps"]:
-        step_lines.append(f"  {{__tvm_ffi_{kernel}, &kArgs[{len(arg_lines)}], {len(args)}u}},")
-        for base, offset, shape, dtype in args:
-            if shape not in shapes:
-                shapes[shape] = f"kShape{len(shapes)}"
-            code = _DTYPE_CODES[dtype.rstrip("0123456789")]
-            bits = np.dtype(dtype).itemsize * 8
-            arg_lines.append(f"  {{{len(shape)}, {{{code}, {bits}, 1}}, {shapes[shape]}, "
-                             f"{offset}u, {base}u}},")
+    # Each view once, those into an input first (a kept plan refreshes them).
+    args = [a for _, step in table["steps"] for a in step]
+    tensors = sorted(dict.fromkeys(args), key=lambda a: a[0] >= table["params"])
+    index = {a: k for k, a in enumerate(tensors)}
+    shapes = {} if shapes is None else shapes
+    tensor_lines = []
+    for shape in [t[2] for t in tensors] + list(shapes):
+        shapes[shape] = None
+    for k, shape in enumerate(shapes):
+        shapes[shape] = f"kShape{k}"
+    for base, offset, shape, dtype in tensors:
+        tensor_lines.append(f"  {_tensor_c(shape, dtype, shapes[shape])}, {offset}u, {base}u}},")
     lines += [f"static const int64_t {n}[] = {{{', '.join(map(str, s)) or '1'}}};"
               for s, n in shapes.items()]
-    lines += ["static const FFICoreTVMKernelArg kArgs[] = {"] + arg_lines + ["};"]
+    lines += ["static const FFICoreTVMKernelArg kTensors[] = {"] + tensor_lines + ["};"]
+    lines.append(f"static const uint16_t kArgs[] = {{{', '.join(str(index[a]) for a in args)}}};")
+    step_lines, at = [], 0
+    for kernel, step in table["steps"]:
+        step_lines.append(f"  {{__tvm_ffi_{kernel}, &kArgs[{at}], {len(step)}u}},")
+        at += len(step)
     lines += ["static const FFICoreTVMKernelStep kSteps[] = {"] + step_lines + ["};"]
     max_args = max(len(a) for _, a in table["steps"])
-    lines.append(f"static const FFICoreTVMKernelPlan kPlan = {{kSteps, {len(table['steps'])}, "
-                 f"{max_args}}};")
+    inputs = sum(1 for t in tensors if t[0] < table["params"])
+    lines.append(f"static const FFICoreTVMKernelPlan kPlan = {{kTensors, kSteps, {len(tensors)}, "
+                 f"{len(table['steps'])}, {max_args}, {inputs}}};")
     return lines
 
 
-def table_c_source(table):
-    """The C source of the table's function, which TVM's main calls."""
+def _tensor_c(shape, dtype, shape_name):
+    """The start of an FFICoreTVMKernelArg's initializer: ndim, dtype, shape."""
+    code = _DTYPE_CODES[dtype.rstrip("0123456789")]
+    bits = np.dtype(dtype).itemsize * 8
+    return f"{{{len(shape)}, {{{code}, {bits}, 1}}, {shape_name}"
+
+
+def table_c_source(table, pool=None):
+    """The C source of the table's function, which TVM's main calls; and,
+    given `pool` (each constant's index in the executable's constant pool)
+    for a main that returns one new tensor, its FFICoreTVMPlannedMain,
+    registered as the packed function ffi_core_planned_main."""
     params = ", ".join(f"void* a{k}" for k in range(table["args"]))
-    lines = _plan_lines(table) + [
+    planned = table["planned"] if pool is not None else None
+    shapes = {}
+    if planned:
+        for shape, _ in planned["inputs"] + [planned["output"]]:
+            shapes.setdefault(shape, None)
+    lines = _plan_lines(table, shapes) + [
         "",
         f"int32_t {table['symbol']}({params});",
         f"int32_t {table['symbol']}({params}) {{",
@@ -310,6 +342,35 @@ def table_c_source(table):
         "  return FFICoreTVMRunKernelPlan(&kPlan, bases);",
         "}",
     ]
+    if planned:
+        inputs = [f"  {_tensor_c(shape, dtype, shapes[shape])}, 0u, {k}u}},"
+                  for k, (shape, dtype) in enumerate(planned["inputs"])]
+        out_shape, out_dtype = planned["output"]
+        fn = "__tvm_ffi_ffi_core_planned_main"
+        lines += ["", "static const FFICoreTVMKernelArg kInputs[] = {"] + inputs + ["};"]
+        if pool:
+            lines.append(f"static const uint32_t kConstants[] = {{{', '.join(map(str, pool))}}};")
+        lines += [
+            "static const FFICoreTVMPlannedMain kMain = {",
+            f"  &kPlan, kInputs, {'kConstants' if pool else 'NULL'},",
+            f"  {_tensor_c(out_shape, out_dtype, shapes[out_shape])}, 0u, {table['args'] - 1}u}},",
+            f"  {len(inputs)}u, {len(pool)}u, {planned['storage_bytes']}u, "
+            f"{planned['workspace_offset']}u}};",
+            f"int {fn}(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result);",
+            f"int {fn}(void* self, const TVMFFIAny* args, int32_t num_args, TVMFFIAny* result) {{",
+            "  (void)self;",
+            "  (void)args;",
+            "  (void)num_args;",
+            "  result->type_index = kTVMFFIOpaquePtr;",
+            "  result->zero_padding = 0;",
+            "  result->v_ptr = (void*)&kMain;",
+            "  return 0;",
+            "}",
+            "int TVMFFIEnvModRegisterSystemLibSymbol(const char* name, void* symbol);",
+            "__attribute__((constructor)) static void ffi_core_register_planned_main(void) {",
+            f'  TVMFFIEnvModRegisterSystemLibSymbol("{fn}", (void*)&{fn});',
+            "}",
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -209,6 +209,8 @@ Expected<ObjectPtr<VMStateObj>> ParseExecutable(ModuleObj* library, const uint8_
   state->library = library;
   for (size_t i = 0; i < static_cast<size_t>(num_funcs); ++i) {
     state->infos()[i].spare_registers = nullptr;
+    state->infos()[i].planned = nullptr;
+    state->infos()[i].planned_output = nullptr;
   }
   state->num_infos = static_cast<size_t>(num_funcs);
   AddLiveState(state.get());

@@ -75,6 +75,7 @@ Expected<Module> LoadExecutable(const Module& library, const uint8_t* data, size
   FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<VMStateObj> state,
                             ParseExecutable(library.object().get(), data, size));
   FFI_CORE_RETURN_IF_ERROR(FillFunctionPool(state.get()));
+  FFI_CORE_RETURN_IF_ERROR(FindPlannedMains(state.get()));
   VMStateObj* raw = state.get();
   ObjectIncRef(&raw->header);
   Expected<Module> m = Module::Create(&kExecutableKind, raw);
@@ -150,6 +151,10 @@ namespace {
 
 Status CallVMFunction(VMStateObj* state, VMFunctionInfo* info, const Function& tir, PackedArgs args,
                       Any* rv) {
+  if (info->planned != nullptr) {
+    Status planned;
+    if (CallPlanned(state, info, args, rv, &planned)) return planned;
+  }
   if (args.size() != info->num_args) return WrongArgumentCount(*info, args.size());
   PoolBeginCall(state);
   FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<AnyListObj> regs, TakeRegisters(info));

@@ -11,6 +11,7 @@
 #include <ffi_core/object.h>
 #include <ffi_core/object_ptr.h>
 #include <ffi_core/tensor.h>
+#include <ffi_core/tvm_kernel_plan.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -69,6 +70,10 @@ struct VMFunctionInfo {
   int64_t num_args;
   int64_t register_file_size;
   AnyListObj* spare_registers;  // a cleared register file kept for the next call, or NULL
+  // The function as a plan the VM runs itself (vm_planned.cc), or NULL; and
+  // the output it keeps from call to call, or NULL.
+  const FFICoreTVMPlannedMain* planned;
+  TVMFFIObject* planned_output;
 };
 inline constexpr int32_t kVMPackedFunc = 0;
 inline constexpr int32_t kVMBytecodeFunc = 1;
@@ -127,6 +132,14 @@ Expected<Function> FindCompiledFunction(VMStateObj* state, const VMFunctionInfo&
 // Calls VM function `info` through its compiled TIR entry `tir` with `args`.
 Status CallVMFunction(VMStateObj* state, VMFunctionInfo* info, const Function& tir, PackedArgs args,
                       Any* rv);
+// The planned mains (vm_planned.cc): each TIR function's the library
+// registers as ffi_core_planned_<name>, checked against the executable.
+Status FindPlannedMains(VMStateObj* state);
+// Runs `info`'s plan when the inputs fit it and its output is free: true
+// with *status then, false for TVM's main to run the call.
+bool CallPlanned(VMStateObj* state, VMFunctionInfo* info, PackedArgs args, Any* rv, Status* status);
+// Gives back the output `info` keeps.
+void ReleasePlanned(VMFunctionInfo* info);
 // Registers the "relax.VMExecutable" library_bin loader.
 void RegisterExecutableLoader();
 // The builtin `vm.builtin.<name>`, or an empty Function.

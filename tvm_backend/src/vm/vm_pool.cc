@@ -18,7 +18,8 @@ VMStateObj* g_live = nullptr;  // the states alive, through next_live
 bool Keeps(VMStateObj* state) {
   if (state->pool.num_storages != 0 || state->pool.num_tensors != 0) return true;
   for (size_t i = 0; i < state->num_infos; ++i) {
-    if (state->infos()[i].spare_registers != nullptr) return true;
+    const VMFunctionInfo& info = state->infos()[i];
+    if (info.spare_registers != nullptr || info.planned_output != nullptr) return true;
   }
   return false;
 }
@@ -100,6 +101,7 @@ void PoolRelease(VMStateObj* state) {
   }
   for (size_t i = 0; i < state->num_infos; ++i) {
     if (AnyListObj* spare = PoolTakeRegisters(&state->infos()[i])) ObjectDecRef(&spare->header);
+    ReleasePlanned(&state->infos()[i]);
   }
 }
 
