@@ -182,3 +182,36 @@ def test_direct_entry_source():
     assert source.count("(void*)(weights + ") == len(offsets)
     assert "((int8_t*)s[0])[i] = (int8_t)-3;" in source
     assert "((int16_t*)s[1])[i] = (int16_t)7;" in source
+
+
+def test_planned_main_where_one_new_tensor_is_returned():
+    _, table = sc.single_call(_model(MLPERF_TINY, "ad01_int8"), "table")
+    planned = table["planned"]
+    assert planned["output"] == ((1, 640), "int8") and planned["inputs"] == [((1, 640), "int8")]
+    assert planned["workspace_offset"] % sc.ALIGNMENT == 0
+    assert planned["storage_bytes"] == planned["workspace_offset"] + table["workspace_bytes"]
+    source = sc.table_c_source(table, pool=[7])
+    assert "static const uint32_t kConstants[] = {7};" in source
+    assert '"__tvm_ffi_ffi_core_planned_main"' in source
+    # Without the pool's indices, or returning a state: TVM's main only.
+    assert "kMain" not in sc.table_c_source(table)
+    _, stateful = sc.single_call(_model(TFLM_EXAMPLES, "keyword_scrambled_8bit"), "table")
+    assert stateful["planned"] is None and "kMain" not in sc.table_c_source(stateful, pool=[0])
+
+
+def test_constant_pool_indices(tmp_path):
+    """The executable's pool as compile.py reads it: each table constant at
+    an index whose bytes are its own."""
+    from ffi_core_tvm import compile as cp
+    x = tvm.relax.Var("x", tvm.relax.TensorType([4], "int8"))
+    c = tvm.relax.const(np.array([1, 2, 3, 4], "int8"))
+    bb = tvm.relax.BlockBuilder()
+    with bb.function("main", [x]):
+        y = bb.emit(tvm.relax.op.add(x, c))
+        bb.emit_func_output(bb.emit(tvm.relax.op.multiply(y, x)))
+    compile_relax(bb.finalize(), "host", str(tmp_path), "pool")
+    blob = cp._elf_symbols(str(tmp_path / "pool_bin.o"))[b"ffi_core_library_bin"]
+    pool = cp._constant_pool(blob)
+    assert pool.count(bytes([1, 2, 3, 4])) == 1
+    assert cp._pool_indices(blob, [bytes([1, 2, 3, 4])]) == [pool.index(bytes([1, 2, 3, 4]))]
+    assert cp._pool_indices(blob, [bytes([9, 9])]) is None
