@@ -366,6 +366,7 @@ __attribute__((noinline)) void HeldResult(TVMFFIObjectHandle fn) {
         "a result still held is not written by the next call");
   Release(&held);
   Release(&next);
+  FFICoreTVMReleaseKept();  // the kernels' scratch needs the heap
 }
 
 // The memory figures (out of line: main's frame is under every call).
