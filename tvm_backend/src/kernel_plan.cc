@@ -71,6 +71,44 @@ __attribute__((noinline, cold)) int RefuseBuffer(const char* entry, uint32_t k, 
   return -1;
 }
 
+// Runs each step: ready(i, t) makes argument i the plan's tensor t, then
+// the kernel is called on call_args.
+template <typename Ready>
+__attribute__((always_inline)) inline int RunSteps(const FFICoreTVMKernelPlan* plan,
+                                                   const TVMFFIAny* call_args, Ready ready) {
+  TVMFFIAny result = NoResult();
+  const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
+  for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
+    const uint16_t* a = s->args;
+    // Unrolled: a loop's count and end cost a division a step at -Os.
+    switch (s->num_args) {
+      case 6:
+        ready(5, a[5]);
+        [[fallthrough]];
+      case 5:
+        ready(4, a[4]);
+        [[fallthrough]];
+      case 4:
+        ready(3, a[3]);
+        [[fallthrough]];
+      case 3:
+        ready(2, a[2]);
+        [[fallthrough]];
+      case 2:
+        ready(1, a[1]);
+        [[fallthrough]];
+      case 1:
+        ready(0, a[0]);
+        break;
+      default:
+        break;
+    }
+    const int rc = s->kernel(nullptr, call_args, static_cast<int32_t>(s->num_args), &result);
+    if (rc != 0) return rc;
+  }
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int FFICoreTVMCheckBuffers(const char* entry, void* const* buffers,
@@ -90,38 +128,11 @@ extern "C" int FFICoreTVMRunKernelPlan(const FFICoreTVMKernelPlan* plan, void* c
   TVMFFIAny call_args[kMaxArgs];
   for (DLTensor& v : views) Clear(&v);
   PointAt(call_args, views);
-  TVMFFIAny result = NoResult();
   const FFICoreTVMKernelArg* tensors = plan->tensors;
-  const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
-  for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
-    const uint16_t* a = s->args;
-    // Unrolled: a loop's count and end cost a division a step at -Os.
-    switch (s->num_args) {
-      case 6:
-        Fill(&views[5], tensors[a[5]], bases);
-        [[fallthrough]];
-      case 5:
-        Fill(&views[4], tensors[a[4]], bases);
-        [[fallthrough]];
-      case 4:
-        Fill(&views[3], tensors[a[3]], bases);
-        [[fallthrough]];
-      case 3:
-        Fill(&views[2], tensors[a[2]], bases);
-        [[fallthrough]];
-      case 2:
-        Fill(&views[1], tensors[a[1]], bases);
-        [[fallthrough]];
-      case 1:
-        Fill(&views[0], tensors[a[0]], bases);
-        break;
-      default:
-        break;
-    }
-    const int rc = s->kernel(nullptr, call_args, static_cast<int32_t>(s->num_args), &result);
-    if (rc != 0) return rc;
-  }
-  return 0;
+  return RunSteps(
+      plan, call_args, [&](int i, uint16_t t) __attribute__((always_inline)) {
+        Fill(&views[i], tensors[t], bases);
+      });
 }
 
 extern "C" void FFICoreTVMPrepareKernelPlan(const FFICoreTVMKernelPlan* plan, void* const* bases,
@@ -141,34 +152,8 @@ extern "C" int FFICoreTVMRunPreparedKernelPlan(const FFICoreTVMKernelPlan* plan,
   }
   TVMFFIAny call_args[kMaxArgs];
   PointAt(call_args, views);
-  TVMFFIAny result = NoResult();
-  const FFICoreTVMKernelStep* end = plan->steps + plan->num_steps;
-  for (const FFICoreTVMKernelStep* s = plan->steps; s != end; ++s) {
-    const uint16_t* a = s->args;
-    switch (s->num_args) {
-      case 6:
-        call_args[5].v_ptr = &views[a[5]];
-        [[fallthrough]];
-      case 5:
-        call_args[4].v_ptr = &views[a[4]];
-        [[fallthrough]];
-      case 4:
-        call_args[3].v_ptr = &views[a[3]];
-        [[fallthrough]];
-      case 3:
-        call_args[2].v_ptr = &views[a[2]];
-        [[fallthrough]];
-      case 2:
-        call_args[1].v_ptr = &views[a[1]];
-        [[fallthrough]];
-      case 1:
-        call_args[0].v_ptr = &views[a[0]];
-        break;
-      default:
-        break;
-    }
-    const int rc = s->kernel(nullptr, call_args, static_cast<int32_t>(s->num_args), &result);
-    if (rc != 0) return rc;
-  }
-  return 0;
+  return RunSteps(
+      plan, call_args, [&](int i, uint16_t t) __attribute__((always_inline)) {
+        call_args[i].v_ptr = &views[t];
+      });
 }
