@@ -340,3 +340,16 @@ def test_add_s8(library, shape, scales):
     library.ffi_core_add_s8(_ptr(xa), _ptr(xb), _ptr(out), xa.size, z1, *m1, z2, *m2, *mo, zo,
                             *act)
     np.testing.assert_array_equal(out, expected)
+
+
+def test_marked_code_only_where_a_table_marks():
+    """compile.py leaves the C kernels' code for marked channels out
+    (FFI_CORE_S8_MARKED=0) unless a kernel of the model says its table
+    marks some (int8_kernels.c_marked)."""
+    from ffi_core_tvm.compile import c_kernel_defines
+    x = te.placeholder((4,), "int8", "x")
+    plain = te.create_prim_func([x, te.compute((4,), lambda i: x[i], name="y")])
+    assert c_kernel_defines(tvm.IRModule({"k": plain})) == ["-DFFI_CORE_S8_MARKED=0"]
+    assert c_kernel_defines(tvm.IRModule({"k": kernels.c_marked(plain, False)})) == [
+        "-DFFI_CORE_S8_MARKED=0"]
+    assert c_kernel_defines(tvm.IRModule({"k": plain, "m": kernels.c_marked(plain, True)})) == []

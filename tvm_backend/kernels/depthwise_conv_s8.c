@@ -798,7 +798,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
       ((out_h - 1) * stride_h + 3) * ((out_w - 1) * stride_w + 3) <= DW3_PLANE_MAX) {
     dw3(x, w, q, y, batch, in_h, in_w, ch, out_h, out_w, stride_h, stride_w, pad_h, pad_w, in_zp,
         out_zp, lo, hi);
-    dw3_constants(w, q, y, batch, ch, &rows, &cols, in_zp, out_zp, lo, hi);
+    if (FFI_CORE_S8_MARKED) dw3_constants(w, q, y, batch, ch, &rows, &cols, in_zp, out_zp, lo, hi);
     return;
   }
 #endif
@@ -839,7 +839,7 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
    * hold only marked ones), their requantizations and weights gathered;
    * dw3_constants stores the marked ones'. */
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  const int sparse = window3 && 4 * n_live <= ch;
+  const int sparse = FFI_CORE_S8_MARKED && window3 && 4 * n_live <= ch;
 #else
   const int sparse = 0;
 #endif

@@ -133,10 +133,18 @@ typedef struct {
 #define S8_TABLE_VALUES 0x200
 /* The shift's bits in that word. */
 #define S8_TABLE_SHIFT 0xFF
+/* Whether a table may mark rows: the compile path builds the kernels of a
+ * model whose tables mark none with 0 (compile.py), and the code for marked
+ * channels goes. */
+#ifndef FFI_CORE_S8_MARKED
+#define FFI_CORE_S8_MARKED 1
+#endif
 
 /* A table row's (bias, mantissa, shift word) shift, and whether it is marked. */
 static inline int32_t s8_table_shift(const int32_t* row) { return row[2] & S8_TABLE_SHIFT; }
-static inline int s8_table_marked(const int32_t* row) { return (row[2] & S8_TABLE_MARK) != 0; }
+static inline int s8_table_marked(const int32_t* row) {
+  return FFI_CORE_S8_MARKED && (row[2] & S8_TABLE_MARK) != 0;
+}
 static inline int s8_table_values(const int32_t* row) { return (row[2] & S8_TABLE_VALUES) != 0; }
 
 /* How a call's channels requantize, each form a narrowing of the one

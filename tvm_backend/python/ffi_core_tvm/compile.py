@@ -271,14 +271,24 @@ def c_kernels(mod):
                    and "ffi_core_c_kernel" in f.attrs})
 
 
-def _link_c_sources(sources, cpu, base, tmp, out=None):
+def c_kernel_defines(mod):
+    """The C micro-kernels' defines for mod: FFI_CORE_S8_MARKED=0 where no
+    kernel's table marks a channel (s8_primitives.h), so that their code
+    for marked channels is left out."""
+    marked = any(isinstance(f, tvm.tirx.PrimFunc) and f.attrs is not None
+                 and "ffi_core_c_kernel_marked" in f.attrs for _, f in mod.functions.items())
+    return [] if marked else ["-DFFI_CORE_S8_MARKED=0"]
+
+
+def _link_c_sources(sources, cpu, base, tmp, out=None, defines=()):
     """Compiles the C sources (the micro-kernels, the kernel table) for cpu
-    and folds them with the object `base` into `out` (ld -r; by default
-    base itself), so that a model stays the objects model.json lists."""
+    with `defines` and folds them with the object `base` into `out` (ld -r;
+    by default base itself), so that a model stays the objects model.json
+    lists."""
     objects = []
     for src in sources:
         obj = os.path.join(tmp, os.path.basename(src)[:-2] + ".o")
-        subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + c_kernel_flags(cpu) + [
+        subprocess.run(c_compiler(cpu) + C_KERNEL_FLAGS + c_kernel_flags(cpu) + list(defines) + [
             "-I", _CORE_INCLUDE, "-I", _BACKEND_INCLUDE,
             # DLPack's header, from the apache-tvm-ffi package TVM runs on.
             "-I", tvm_ffi.libinfo.find_dlpack_include_path(), "-c", src, "-o", obj], check=True)
@@ -316,7 +326,7 @@ def _write_direct(mod, table, target, cpu, sources, inputs, outputs, out_dir, na
             (t.dtype, int(np.prod(t.shape)),
              int(t.zero_point[0]) if t.zero_point is not None else 0) for t in states]))
     direct_o = os.path.join(out_dir, f"{name}_direct.o")
-    _link_c_sources(sources + [src], cpu, kernels_o, tmp, direct_o)
+    _link_c_sources(sources + [src], cpu, kernels_o, tmp, direct_o, c_kernel_defines(mod))
     tool = c_compiler(cpu)[0]
     objcopy = tool[:-3] + "objcopy" if tool.endswith("gcc") else "objcopy"
     # Each kernel's packed entry keeps a name of the model's, for timing it
@@ -410,7 +420,7 @@ def compile_relax(mod, cpu, out_dir, name="model", inputs=(), outputs=()):
             with open(sources[-1], "w") as f:
                 f.write(table_c_source(table, _pool_indices(blob, table["constants"])))
         if sources:
-            _link_c_sources(sources, cpu, lib0, tmp)
+            _link_c_sources(sources, cpu, lib0, tmp, defines=c_kernel_defines(mod))
         entry = None
         if table is not None:
             entry = _write_direct(mod, table, target, cpu, sources[:-1], inputs, outputs,

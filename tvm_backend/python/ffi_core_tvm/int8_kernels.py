@@ -149,6 +149,13 @@ def _call_c(symbol, inputs, out_shape, args):
                                                     symbol[len("ffi_core_"):])
 
 
+def c_marked(kernel, marked):
+    """A C kernel's PrimFunc, with the attribute ffi_core_c_kernel_marked
+    where its table marks channels (TABLE_MARK): compile.py builds a model's
+    C kernels without the code for them where none does."""
+    return kernel.with_attr("ffi_core_c_kernel_marked", True) if marked else kernel
+
+
 def _extern(symbol, x, s, out_shape, *args):
     """_call_c of the input and the weight blob."""
     return _call_c(symbol, [x, s.blob], out_shape, args)

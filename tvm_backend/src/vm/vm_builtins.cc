@@ -412,6 +412,16 @@ struct StorageView {
   void FreeData(DLTensor*) {}
 };
 
+}  // namespace
+
+Expected<Tensor> StorageTensor(StorageObj* storage, int64_t offset, IntSpan shape,
+                               DLDataType dtype) {
+  return Tensor::FromNDAlloc(StorageView{ObjectPtr<StorageObj>::Retain(storage), offset}, shape,
+                             dtype, DLDevice{kDLCPU, 0});
+}
+
+namespace {
+
 [[gnu::cold, gnu::noinline]] Status NotStorage(const AnyView& got) {
   return RaiseError(ErrorKind::kTypeError,
                     {"vm.builtin.alloc_tensor: expects a Storage, but get ", TypeName(got)});
@@ -449,9 +459,7 @@ Status AllocTensor(PackedArgs args, Any* rv) {
     *rv = Any::AdoptRaw(raw);
     return Status::Ok();
   }
-  FFI_CORE_ASSIGN_OR_RETURN(
-      Tensor t, Tensor::FromNDAlloc(StorageView{ObjectPtr<StorageObj>::Retain(storage), offset},
-                                    dims, dtype, DLDevice{kDLCPU, 0}));
+  FFI_CORE_ASSIGN_OR_RETURN(Tensor t, StorageTensor(storage, offset, dims, dtype));
   PoolKeepTensor(storage, &t.object().get()->header);
   *rv = Any(t);
   return Status::Ok();

@@ -71,21 +71,18 @@ Status Malformed(const char* what) {
   return RaiseError(ErrorKind::kValueError, {"Relax executable: malformed ", what});
 }
 
-// Keeps the library's bytes as a tensor's data: nothing to free.
-struct InPlace {
-  void* data;
-  Status AllocData(DLTensor* t) {
-    t->data = data;
-    return Status::Ok();
-  }
-  void FreeData(DLTensor*) {}
-};
-
-// Owns a copy in memory from AllocateBuffer.
-struct Copied {
+// A constant's data: the library's bytes where they are aligned enough
+// (nothing to free), else a copy from AllocateBuffer. One type for both, so
+// that one tensor constructor serves them.
+struct ConstantData {
   const void* source;
   size_t size;
+  bool copied;
   Status AllocData(DLTensor* t) {
+    if (!copied) {
+      t->data = const_cast<void*>(source);
+      return Status::Ok();
+    }
     t->data = AllocateBuffer(size, kConstantAlignment);
     if (t->data == nullptr) {
       return RaiseError(ErrorKind::kMemoryError,
@@ -94,7 +91,9 @@ struct Copied {
     std::memcpy(t->data, source, size);
     return Status::Ok();
   }
-  void FreeData(DLTensor* t) { FreeBuffer(t->data); }
+  void FreeData(DLTensor* t) {
+    if (copied) FreeBuffer(t->data);
+  }
 };
 
 Status ReadTensor(Reader* r, Any* out) {
@@ -117,15 +116,15 @@ Status ReadTensor(Reader* r, Any* out) {
   if (!r->Skip(static_cast<uint64_t>(nbytes))) return Malformed("tensor constant data");
   const IntSpan dims{shape, ndim};
   const DLDevice cpu{kDLCPU, 0};
-  Expected<Tensor> t = Tensor();
-  if (reinterpret_cast<uintptr_t>(data) % kConstantAlignment == 0) {
-    t = Tensor::FromNDAlloc(InPlace{const_cast<uint8_t*>(data)}, dims, dtype, cpu);
-    ++g_stats.constants_in_place;
-  } else {
-    t = Tensor::FromNDAlloc(Copied{data, static_cast<size_t>(nbytes)}, dims, dtype, cpu);
-    g_stats.constant_bytes_copied += static_cast<size_t>(nbytes);
-  }
+  const bool copied = reinterpret_cast<uintptr_t>(data) % kConstantAlignment != 0;
+  Expected<Tensor> t = Tensor::FromNDAlloc(ConstantData{data, static_cast<size_t>(nbytes), copied},
+                                           dims, dtype, cpu);
   if (!t.ok()) return t.status();
+  if (copied) {
+    g_stats.constant_bytes_copied += static_cast<size_t>(nbytes);
+  } else {
+    ++g_stats.constants_in_place;
+  }
   if (detail::Numel(t->object()->tensor) * detail::ElementBytes(dtype) != nbytes) {
     return Malformed("tensor constant size");
   }

@@ -42,6 +42,10 @@ struct StorageObj {
 Expected<ObjectPtr<StorageObj>> NewStorage(size_t size, size_t alignment);
 // The storage behind an Any, or NULL when it holds something else.
 StorageObj* AsStorage(const TVMFFIAny& value);
+// A tensor at `offset` in `storage`, holding it (a ValueError where it does
+// not fit).
+Expected<Tensor> StorageTensor(StorageObj* storage, int64_t offset, IntSpan shape,
+                               DLDataType dtype);
 
 // What a state keeps from one call to the next so that the next makes
 // nothing again (vm_pool.cc): the storages alloc_storage made and the

@@ -65,33 +65,21 @@ bool Fits(const DLTensor& t, const FFICoreTVMKernelArg& spec) {
   return true;
 }
 
-// The kept allocation: AllocateBuffer's, given back as the tensor goes.
-struct KeptStorage {
-  size_t bytes;
-  Status AllocData(DLTensor* t) {
-    t->data = AllocateBuffer(bytes, FFI_CORE_TVM_KERNEL_PLAN_ALIGNMENT);
-    if (t->data == nullptr) {
-      return RaiseError(ErrorKind::kMemoryError,
-                        {"planned main: no memory for its ", bytes, "-byte storage"});
-    }
-    return Status::Ok();
-  }
-  void FreeData(DLTensor* t) { FreeBuffer(t->data); }
-};
-
-// A new output for `m`: its storage, the constants' and the storage's
-// pointers, and the views over them once the inputs' are in.
+// A new output for `m`: a tensor at the start of a storage that also
+// holds the workspace, the table's pointers (the constants' and the
+// storage's set here) and the plan's views, made once the inputs' are in.
 [[gnu::noinline]] Expected<Tensor> MakeKept(VMStateObj* state, const FFICoreTVMPlannedMain& m) {
-  const size_t bytes = ViewsAt(m) + m.plan->num_tensors * sizeof(DLTensor);
+  FFI_CORE_ASSIGN_OR_RETURN(ObjectPtr<StorageObj> storage,
+                            NewStorage(ViewsAt(m) + m.plan->num_tensors * sizeof(DLTensor),
+                                       FFI_CORE_TVM_KERNEL_PLAN_ALIGNMENT));
   const FFICoreTVMKernelArg& out = m.output;
   FFI_CORE_ASSIGN_OR_RETURN(
-      Tensor t, Tensor::FromNDAlloc(KeptStorage{bytes}, IntSpan{out.shape, out.ndim}, out.dtype,
-                                    DLDevice{kDLCPU, 0}));
+      Tensor t, StorageTensor(storage.get(), 0, IntSpan{out.shape, out.ndim}, out.dtype));
   {
     detail::GlobalLockGuard lock;
     NoteStorage(m.storage_bytes);
   }
-  void* data = t.object()->tensor.data;
+  void* data = storage->data;
   void** bases = Bases(m, data);
   for (uint32_t k = 0; k < m.num_constants; ++k) {
     const DLTensor& c =
@@ -136,6 +124,8 @@ Status FindPlannedMains(VMStateObj* state) {
       return Malformed("its function returned no pointer");
     }
     const auto* m = static_cast<const FFICoreTVMPlannedMain*>(got.raw().v_ptr);
+    // What ties the plan to this executable is checked; the plan's own
+    // steps come from the same compile as the kernels they call.
     const FFICoreTVMKernelPlan& plan = *m->plan;
     if (m->num_inputs != info.num_args || m->output.base != NumBases(*m) - 1 ||
         m->workspace_offset > m->storage_bytes ||
@@ -147,17 +137,6 @@ Status FindPlannedMains(VMStateObj* state) {
       if (m->constants[k] >= state->constants->size ||
           state->constants->items()[m->constants[k]].raw().type_index != kTVMFFITensor) {
         return Malformed("a constant not a tensor of the executable's");
-      }
-    }
-    for (uint32_t v = 0; v < plan.num_tensors; ++v) {
-      if (plan.tensors[v].base >= NumBases(*m) ||
-          (plan.tensors[v].base < m->num_inputs) != (v < plan.num_input_tensors)) {
-        return Malformed("a tensor's pointer");
-      }
-    }
-    for (uint32_t s = 0; s < plan.num_steps; ++s) {
-      for (uint32_t a = 0; a < plan.steps[s].num_args; ++a) {
-        if (plan.steps[s].args[a] >= plan.num_tensors) return Malformed("a step's argument");
       }
     }
     info.planned = m;

@@ -50,12 +50,14 @@ def _conv(ctx, op, depthwise):
     s = ctx.constants(w_data, q)
     key = ("dwconv" if depthwise else "conv", s.weights_offset)
     args = (s, x.shape, w.shape, out.shape, stride, dilation, pad, in_zp, out_zp, act)
+    # A table that marks channels needs the C kernels' code for them.
+    marked = (c_conv or c_depthwise) and bool((q[:channels, 2] & kernels.TABLE_MARK).any())
     if c_depthwise:
-        gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d_c(*args))
+        gv = ctx.kernel(key, lambda: kernels.c_marked(kernels.depthwise_conv2d_c(*args), marked))
     elif depthwise:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d(*args))
     elif c_conv:
-        gv = ctx.kernel(key, lambda: kernels.conv2d_c(*args))
+        gv = ctx.kernel(key, lambda: kernels.c_marked(kernels.conv2d_c(*args), marked))
     else:
         gv = ctx.kernel(key, lambda: kernels.conv2d(*args))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)
