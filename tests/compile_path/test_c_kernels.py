@@ -342,14 +342,29 @@ def test_add_s8(library, shape, scales):
     np.testing.assert_array_equal(out, expected)
 
 
-def test_marked_code_only_where_a_table_marks():
+def test_marked_code_and_forms_only_where_tables_take_them():
     """compile.py leaves the C kernels' code for marked channels out
     (FFI_CORE_S8_MARKED=0) unless a kernel of the model says its table
-    marks some (int8_kernels.c_marked)."""
+    marks some (int8_kernels.c_marked), and builds the Helium forms its
+    kernels' tables take (int8_kernels.c_form, s8_mode's choice)."""
     from ffi_core_tvm.compile import c_kernel_defines
     x = te.placeholder((4,), "int8", "x")
     plain = te.create_prim_func([x, te.compute((4,), lambda i: x[i], name="y")])
-    assert c_kernel_defines(tvm.IRModule({"k": plain})) == ["-DFFI_CORE_S8_MARKED=0"]
-    assert c_kernel_defines(tvm.IRModule({"k": kernels.c_marked(plain, False)})) == [
-        "-DFFI_CORE_S8_MARKED=0"]
-    assert c_kernel_defines(tvm.IRModule({"k": plain, "m": kernels.c_marked(plain, True)})) == []
+    none = ["-DFFI_CORE_S8_MARKED=0", "-DFFI_CORE_S8_FORMS=0x0"]
+    assert c_kernel_defines(tvm.IRModule({"k": plain})) == none
+    assert c_kernel_defines(tvm.IRModule({"k": kernels.c_marked(plain, False)})) == none
+    assert c_kernel_defines(tvm.IRModule({"k": plain, "m": kernels.c_marked(plain, True)}))[0] == (
+        "-DFFI_CORE_S8_FORMS=0x0")
+
+    def forms(rows, **kw):
+        f = kernels.c_form(plain, np.array([[0, 1 << 30, s] for s in rows]), **kw)
+        return c_kernel_defines(tvm.IRModule({"k": f}))[-1]
+
+    # The lowest shift picks the form, as s8_mode does; a mark's bits are not the shift's.
+    assert forms([32, 40]) == f"-DFFI_CORE_S8_FORMS={1 << kernels.S8_TWICE:#x}"
+    assert forms([31, 40 | kernels.TABLE_MARK]) == (
+        f"-DFFI_CORE_S8_FORMS={1 << kernels.S8_TWICE_FIXED:#x}")
+    assert forms([30]) == f"-DFFI_CORE_S8_FORMS={1 << kernels.S8_TWICE_LEFT:#x}"
+    assert forms([30], general=kernels.S8_SCALAR) == "-DFFI_CORE_S8_FORMS=0x1"
+    assert forms([33], once=True) == f"-DFFI_CORE_S8_FORMS={1 << kernels.S8_ONCE:#x}"
+    assert forms([32], once=True) == f"-DFFI_CORE_S8_FORMS={1 << kernels.S8_SCALAR_ONCE:#x}"

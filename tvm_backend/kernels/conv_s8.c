@@ -67,9 +67,9 @@ static inline void im2col(const int8_t* x, int32_t oh, int32_t ow, const Geometr
 static inline void conv_gemm(S8Mode mode, const int8_t* w, const int8_t* x, int32_t n,
                              int32_t x_step, int32_t cols, int32_t channels, const S8Requant* rq,
                              int8_t* y) {
-  if (mode == S8_TWICE) {
+  if (mode == S8_TWICE && S8_FORM_BUILT(S8_TWICE)) {
     s8_gemm_twice(w, x, n, x_step, cols, channels, rq, y);
-  } else if (mode == S8_TWICE_FIXED) {
+  } else if (mode == S8_TWICE_FIXED && S8_FORM_BUILT(S8_TWICE_FIXED)) {
     s8_gemm_twice_fixed(w, x, n, x_step, cols, channels, rq, y);
   } else {
     s8_gemm_twice_left(w, x, n, x_step, cols, channels, rq, y);

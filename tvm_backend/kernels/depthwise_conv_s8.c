@@ -890,9 +890,9 @@ void ffi_core_depthwise_conv_s8(const int8_t* x, const int8_t* blob, int8_t* y, 
         int8_t* out = y + ((b * out_h + oh) * out_w + ow) * ch;
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
         /* Each form's loops inlined here: no call a pixel. */
-        if (mode == S8_TWICE) {
+        if (mode == S8_TWICE && S8_FORM_BUILT(S8_TWICE)) {
           dw_pixel(at, taps, w, ch, &rq, S8_TWICE, out);
-        } else if (mode == S8_TWICE_FIXED) {
+        } else if (mode == S8_TWICE_FIXED && S8_FORM_BUILT(S8_TWICE_FIXED)) {
           dw_pixel(at, taps, w, ch, &rq, S8_TWICE_FIXED, out);
         } else {
           dw_pixel(at, taps, w, ch, &rq, S8_SCALAR, out);

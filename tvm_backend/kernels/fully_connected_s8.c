@@ -12,7 +12,7 @@ void ffi_core_fully_connected_s8(const int8_t* x, const int8_t* blob, int8_t* y,
                                  int32_t out_features, int32_t out_zp, int32_t lo, int32_t hi) {
   const int32_t* q = (const int32_t*)(const void*)(blob + q_off);
   const S8Requant rq = {q, out_zp, lo, hi};
-  if (s8_mode(q, out_features, 1) == S8_ONCE) {
+  if (S8_FORM_BUILT(S8_ONCE) && s8_mode(q, out_features, 1) == S8_ONCE) {
     s8_gemm_once(blob + w_off, x, in_features, in_features, batch, out_features, &rq, y);
   } else {
     s8_gemm_scalar_once(blob + w_off, x, in_features, in_features, batch, out_features, &rq, y);

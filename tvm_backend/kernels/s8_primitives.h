@@ -315,6 +315,15 @@ static inline int8_t s8_requantize_once(int32_t acc, const S8Channel* c, int32_t
  * s8_requantize_once. */
 typedef enum { S8_SCALAR, S8_SCALAR_ONCE, S8_TWICE_LEFT, S8_TWICE_FIXED, S8_TWICE, S8_ONCE } S8Mode;
 
+/* The forms a model's tables take, a bit each (1 << S8Mode), from the
+ * compile path (compile.py): a form outside them is not built, and a table
+ * that takes it runs its kernel's general form (S8_TWICE_LEFT, S8_SCALAR
+ * or S8_SCALAR_ONCE), which every table can. Every form by default. */
+#ifndef FFI_CORE_S8_FORMS
+#define FFI_CORE_S8_FORMS 0x3F
+#endif
+#define S8_FORM_BUILT(mode) ((FFI_CORE_S8_FORMS >> (mode)) & 1)
+
 typedef struct {
   int32x4_t bias, mantissa, shift, fix; /* shift: VRSHL's, negative to the right */
   int32x4_t left;                       /* S8_TWICE_LEFT's */

@@ -272,12 +272,20 @@ def c_kernels(mod):
 
 
 def c_kernel_defines(mod):
-    """The C micro-kernels' defines for mod: FFI_CORE_S8_MARKED=0 where no
-    kernel's table marks a channel (s8_primitives.h), so that their code
-    for marked channels is left out."""
-    marked = any(isinstance(f, tvm.tirx.PrimFunc) and f.attrs is not None
-                 and "ffi_core_c_kernel_marked" in f.attrs for _, f in mod.functions.items())
-    return [] if marked else ["-DFFI_CORE_S8_MARKED=0"]
+    """The C micro-kernels' defines for mod (s8_primitives.h):
+    FFI_CORE_S8_MARKED=0 where no kernel's table marks a channel, so that
+    their code for marked channels is left out; FFI_CORE_S8_FORMS, the
+    Helium requantization forms the kernels' tables take (int8_kernels.c_form),
+    so that only those loops are built beside each kind's general ones."""
+    attrs = [f.attrs for _, f in mod.functions.items()
+             if isinstance(f, tvm.tirx.PrimFunc) and f.attrs is not None]
+    defines = [] if any("ffi_core_c_kernel_marked" in a for a in attrs) else [
+        "-DFFI_CORE_S8_MARKED=0"]
+    forms = 0
+    for a in attrs:
+        if "ffi_core_c_kernel_form" in a:
+            forms |= 1 << int(a["ffi_core_c_kernel_form"])
+    return defines + [f"-DFFI_CORE_S8_FORMS={forms:#x}"]
 
 
 def _link_c_sources(sources, cpu, base, tmp, out=None, defines=()):

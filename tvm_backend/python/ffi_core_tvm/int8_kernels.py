@@ -149,6 +149,24 @@ def _call_c(symbol, inputs, out_shape, args):
                                                     symbol[len("ffi_core_"):])
 
 
+# s8_primitives.h's S8Mode: a Helium kernel's requantization forms.
+S8_SCALAR, S8_SCALAR_ONCE, S8_TWICE_LEFT, S8_TWICE_FIXED, S8_TWICE, S8_ONCE = range(6)
+
+
+def c_form(kernel, rows, once=False, general=S8_TWICE_LEFT):
+    """A C kernel's PrimFunc with the attribute ffi_core_c_kernel_form: the
+    form s8_mode gives its table's `rows` on Helium (the lowest shift picks
+    it; `general`, the kernel's form for any table, below 31). compile.py
+    builds a model's C kernels with only the forms its kernels take
+    (FFI_CORE_S8_FORMS) beside each kind's general one."""
+    low = int((np.asarray(rows)[:, 2] & 0xFF).min()) if len(rows) else 63
+    if once:
+        form = S8_ONCE if low >= 33 else S8_SCALAR_ONCE
+    else:
+        form = S8_TWICE if low >= 32 else S8_TWICE_FIXED if low == 31 else general
+    return kernel.with_attr("ffi_core_c_kernel_form", form)
+
+
 def c_marked(kernel, marked):
     """A C kernel's PrimFunc, with the attribute ffi_core_c_kernel_marked
     where its table marks channels (TABLE_MARK): compile.py builds a model's

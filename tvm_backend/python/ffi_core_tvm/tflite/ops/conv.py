@@ -50,14 +50,20 @@ def _conv(ctx, op, depthwise):
     s = ctx.constants(w_data, q)
     key = ("dwconv" if depthwise else "conv", s.weights_offset)
     args = (s, x.shape, w.shape, out.shape, stride, dilation, pad, in_zp, out_zp, act)
-    # A table that marks channels needs the C kernels' code for them.
-    marked = (c_conv or c_depthwise) and bool((q[:channels, 2] & kernels.TABLE_MARK).any())
+    # A table that marks channels needs the C kernels' code for them; the
+    # requantization form: s8_mode's over the rows the kernel reads (a
+    # convolution's live ones, a depthwise one's every channel's).
+    rows = q[:channels]
+    marked = (c_conv or c_depthwise) and bool((rows[:, 2] & kernels.TABLE_MARK).any())
     if c_depthwise:
-        gv = ctx.kernel(key, lambda: kernels.c_marked(kernels.depthwise_conv2d_c(*args), marked))
+        gv = ctx.kernel(key, lambda: kernels.c_form(kernels.c_marked(
+            kernels.depthwise_conv2d_c(*args), marked), rows, general=kernels.S8_SCALAR))
     elif depthwise:
         gv = ctx.kernel(key, lambda: kernels.depthwise_conv2d(*args))
     elif c_conv:
-        gv = ctx.kernel(key, lambda: kernels.c_marked(kernels.conv2d_c(*args), marked))
+        live = rows[(rows[:, 2] & kernels.TABLE_MARK) == 0]
+        gv = ctx.kernel(key, lambda: kernels.c_form(kernels.c_marked(
+            kernels.conv2d_c(*args), marked), live))
     else:
         gv = ctx.kernel(key, lambda: kernels.conv2d(*args))
     return ctx.call(gv, [ctx.value(x), ctx.blob_const], out.shape)

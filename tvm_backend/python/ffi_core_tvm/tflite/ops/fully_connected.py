@@ -27,8 +27,9 @@ def fully_connected(ctx, op):
     value = ctx.reshape(ctx.value(x), x.shape, (batch, features))
     s = ctx.constants(w.data, q)
     if "FULLY_CONNECTED" in ctx.c_kernels:
-        gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected_c(
-            s, batch, features, w.shape[0], out_zp, act))
+        gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.c_form(
+            kernels.fully_connected_c(s, batch, features, w.shape[0], out_zp, act), q,
+            once=True))
     else:
         gv = ctx.kernel(("dense", s.weights_offset), lambda: kernels.fully_connected(
             s, batch, features, w.shape[0], in_zp, out_zp, act))
